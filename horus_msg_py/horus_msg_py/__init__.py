@@ -1,0 +1,16 @@
+# Copyright 2025 The horus_msg_py authors
+# SPDX-License-Identifier: Apache-2.0
+"""HORUS sensor message layouts, shared-memory topics and ROS 2 conversions.
+
+ROS-free parts (layouts, messages, shm) import without rclpy; the ROS 2
+conversions live in ``horus_msg_py.ros_conversions``.
+"""
+
+from .errors import (ConversionError, HorusMsgError, LayoutError,  # noqa: F401
+                     NameTooLongError, ShmError)
+from .layouts import (COVARIANCE_NO_DATA, CovarianceType, DTYPES, LAYOUTS,  # noqa: F401
+                      NavSatStatus, PowerSupplyStatus, RangeSensorType, SENSOR_TYPES)
+from .messages import (active_joints, BatteryState, FluidPressure, HorusMessage,  # noqa: F401
+                       Illuminance, Imu, joint_state, JointState, LaserScan, MagneticField,
+                       MESSAGE_TYPES, NavSatFix, Odometry, Pose2D, RangeSensor,
+                       Temperature, Twist)

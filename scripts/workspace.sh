@@ -1,0 +1,65 @@
+# Shared set-up for the workspace scripts; source it, do not run it.
+#
+# Two toolchains:
+#  - "venv"   (default): ROS 2 from PyPI wheels in .venv/<distro>, created by bootstrap.sh.
+#             Distro chosen by ROS_DISTRO (kilted | jazzy); default kilted.
+#  - "system": a ROS 2 install the user has already sourced (AMENT_PREFIX_PATH set and rclpy
+#             importable). Plain colcon on it, no venv. Force either with WS_TOOLCHAIN.
+set -euo pipefail
+
+WS_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+WS_DISTROS_ALL="kilted jazzy"
+
+ws_detect_toolchain() {
+  if [ -n "${WS_TOOLCHAIN:-}" ]; then echo "$WS_TOOLCHAIN"; return; fi
+  if [ -n "${AMENT_PREFIX_PATH:-}" ] && [[ "${AMENT_PREFIX_PATH}" != *"/.venv/"* ]] \
+     && python3 -c 'import rclpy' >/dev/null 2>&1; then
+    echo system
+  else
+    echo venv
+  fi
+}
+
+# ws_select DISTRO: sets the per-distro paths used by every script.
+ws_select() {
+  WS_DISTRO="$1"
+  WS_TOOLCHAIN_MODE="$(ws_detect_toolchain)"
+  WS_VENV="$WS_ROOT/.venv/$WS_DISTRO"
+  WS_BUILD="$WS_ROOT/build/$WS_DISTRO"
+  WS_INSTALL="$WS_ROOT/install/$WS_DISTRO"
+  WS_LOG="$WS_ROOT/log/$WS_DISTRO"
+  export WS_DISTRO WS_TOOLCHAIN_MODE WS_VENV WS_BUILD WS_INSTALL WS_LOG
+}
+
+# The distros a command runs on: the one ROS_DISTRO names, else the default one.
+ws_default_distro() {
+  if [ "$(ws_detect_toolchain)" = system ]; then echo "${ROS_DISTRO:?system ROS without ROS_DISTRO}"; return; fi
+  echo "${ROS_DISTRO:-kilted}"
+}
+
+# ws_activate: put the selected toolchain on PATH and in the ament/CMake search paths.
+ws_activate() {
+  if [ "$WS_TOOLCHAIN_MODE" = venv ]; then
+    "$WS_ROOT/scripts/bootstrap.sh" "$WS_DISTRO"
+    # shellcheck disable=SC1091
+    set +u; source "$WS_VENV/bin/activate"; set -u
+    export AMENT_PREFIX_PATH="$WS_VENV" CMAKE_PREFIX_PATH="$WS_VENV"
+    export ROS_DISTRO="$WS_DISTRO" ROS_VERSION=2 ROS_PYTHON_VERSION=3
+    export LD_LIBRARY_PATH="$WS_VENV/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+  fi
+  # Keep DDS discovery on this host unless the user asked otherwise (Kilted and Jazzy).
+  export ROS_AUTOMATIC_DISCOVERY_RANGE="${ROS_AUTOMATIC_DISCOVERY_RANGE:-LOCALHOST}"
+}
+
+# ws_source_install: the built workspace on top of the toolchain.
+ws_source_install() {
+  # shellcheck disable=SC1091
+  set +u; source "$WS_INSTALL/setup.bash"; set -u
+}
+
+ws_build() {
+  ws_activate
+  (cd "$WS_ROOT" && colcon --log-base "$WS_LOG" build --base-paths "$WS_ROOT" \
+      --build-base "$WS_BUILD" --install-base "$WS_INSTALL" \
+      --metas "$WS_ROOT/colcon.meta" --event-handlers console_cohesion- summary+ "$@")
+}
