@@ -1,0 +1,227 @@
+"""ROS 2 <-> AimRT bridge over AimRT's http channel backend.
+
+AimRT -> ROS 2: an HTTP server (an AimRT http-channel subscriber) accepts
+POST /channel/{topic}/{type} with application/protobuf or application/json
+bodies of JointState / ImuState / TouchState (also AimRT >= 0.10's
+JointStateArray / TouchSensorStateArray names) and republishes them as
+sensor_msgs/JointState, sensor_msgs/Imu, std_msgs/Int32MultiArray.
+
+ROS 2 -> AimRT: std_msgs/Float64MultiArray joint commands (layout documented in
+aimrt_protocols_py.conversions) become JointCommand messages POSTed to the
+configured AimRT http-channel subscribers.
+"""
+import http.client
+import threading
+
+import rclpy
+from rclpy.executors import ExternalShutdownException
+from rclpy.node import Node
+from rclpy.qos import QoSProfile
+
+from aimrt_protocols_py import codec, conversions
+from aimrt_protocols_py.errors import (AimrtProtocolError, ConversionError,
+                                       UnknownMessageTypeError, UnsupportedContentTypeError)
+from aimrt_protocols_py.messages import Header, ImuState, JointCommand, JointState, TouchState
+from aimrt_protocols_py.messages import message_class
+from aimrt_bridge.http_channel import ChannelPublisher, ChannelServer
+
+# AimRT message kinds the bridge can receive, by the name used in `state_types`.
+STATE_KINDS = {'JointState': JointState, 'ImuState': ImuState, 'TouchState': TouchState}
+
+# Every parameter with its default, in one place (config/aimrt_bridge.yaml documents them).
+PARAMETERS = {
+    # HTTP server (AimRT -> ROS 2). AimRT's examples use 127.0.0.1:50080.
+    'http_host': '127.0.0.1',
+    'http_port': 50080,
+    # parallel lists: AimRT topic i carries state_types[i] and is republished on ROS topic i
+    'state_aimrt_topics': ['joint_state', 'imu_state', 'touch_state'],
+    'state_types': ['JointState', 'ImuState', 'TouchState'],
+    'state_ros_topics': ['aimrt/joint_states', 'aimrt/imu', 'aimrt/touch'],
+    # parallel lists (ROS 2 -> AimRT): ROS topic i -> AimRT topic i, POSTed to every
+    # 'ip:port' in the comma-separated command_addresses[i]
+    'command_ros_topics': ['aimrt/joint_command'],
+    'command_aimrt_topics': ['joint_command'],
+    'command_addresses': ['127.0.0.1:50081'],
+    # AimRT >= 0.10 subscribers expect pb:aimrt.protocols.sensor.JointCommandArray
+    'command_type_name': 'pb:aimrt.protocols.sensor.JointCommand',
+    'command_serialization': 'pb',  # 'pb' or 'json'
+    'command_frame_id': '',
+    'http_timeout_sec': 1.0,
+    # data the ROS 2 messages cannot carry that the bridge may drop (logged once per
+    # topic): 'unknown_fields' (e.g. Header.sequence_num), 'header' (TouchState's)
+    'accepted_losses': ['unknown_fields', 'header'],
+    # AimRT >= 0.10 JSON carries header.sequence_num: drop unknown JSON keys (logged)
+    'json_ignore_unknown_fields': True,
+    'qos_depth': 10,
+}
+
+
+class ConfigError(ValueError):
+    """The bridge's parameters are inconsistent."""
+
+
+class StateRoute:
+    def __init__(self, aimrt_topic, aimrt_cls, publisher, to_ros):
+        self.aimrt_topic = aimrt_topic
+        self.aimrt_cls = aimrt_cls
+        self.publisher = publisher
+        self.to_ros = to_ros
+
+
+class AimrtBridge(Node):
+
+    def __init__(self):
+        super().__init__('aimrt_bridge')
+        for name, default in PARAMETERS.items():
+            self.declare_parameter(name, default)
+        p = {name: self.get_parameter(name).value for name in PARAMETERS}
+        self._accepted = frozenset(p['accepted_losses'])
+        unknown = self._accepted - conversions.ALL_LOSSES
+        if unknown:
+            raise ConfigError(f'accepted_losses has unknown names {sorted(unknown)}')
+        self._json_ignore_unknown = p['json_ignore_unknown_fields']
+        self._warned = set()
+        self._warn_lock = threading.Lock()
+        qos = QoSProfile(depth=p['qos_depth'])
+
+        self._routes = {}
+        lists = (p['state_aimrt_topics'], p['state_types'], p['state_ros_topics'])
+        if len({len(x) for x in lists}) != 1:
+            raise ConfigError('state_aimrt_topics, state_types, state_ros_topics differ in length')
+        for aimrt_topic, kind, ros_topic in zip(*lists):
+            if kind not in STATE_KINDS:
+                raise ConfigError(f'state type {kind!r} is not one of {sorted(STATE_KINDS)}')
+            cls = STATE_KINDS[kind]
+            ros_cls, to_ros, _ = conversions.ROS_FORMS[cls]
+            self._routes[aimrt_topic] = StateRoute(
+                aimrt_topic, cls, self.create_publisher(ros_cls, ros_topic, qos), to_ros)
+
+        lists = (p['command_ros_topics'], p['command_aimrt_topics'], p['command_addresses'])
+        if len({len(x) for x in lists}) != 1:
+            raise ConfigError('command_ros_topics, command_aimrt_topics, command_addresses '
+                              'differ in length')
+        if message_class(p['command_type_name']) is not JointCommand:
+            raise ConfigError(f"command_type_name {p['command_type_name']!r} is not a "
+                              'JointCommand type')
+        if p['command_serialization'] not in ('pb', 'json'):
+            raise ConfigError("command_serialization must be 'pb' or 'json'")
+        self._command_type = p['command_type_name']
+        self._command_serialization = p['command_serialization']
+        self._command_frame_id = p['command_frame_id']
+        self._publishers = []
+        for ros_topic, aimrt_topic, addresses in zip(*lists):
+            targets = [ChannelPublisher(a, p['http_timeout_sec'])
+                       for a in addresses.split(',') if a.strip()]
+            self._publishers.extend(targets)
+            self.create_subscription(
+                conversions.ROS_FORMS[JointCommand][0], ros_topic,
+                lambda msg, t=aimrt_topic, ts=targets: self._on_command(msg, t, ts), qos)
+
+        self._server = ChannelServer(p['http_host'], p['http_port'], self._on_http_message)
+        self._server.start()
+        self.get_logger().info(
+            f"AimRT http channel subscriber on {p['http_host']}:{self._server.port} for "
+            f'{sorted(self._routes)}; commands {lists[0]} -> {lists[2]}')
+
+    # ------------------------------------------------------------ AimRT -> ROS 2
+    def _on_http_message(self, topic, msg_type, content_type, body):
+        """Decode, convert and publish one POSTed message; return (status, reason)."""
+        route = self._routes.get(topic)
+        if route is None:
+            return 404, f'no ROS 2 route for AimRT topic {topic!r}'
+        try:
+            if message_class(msg_type) is not route.aimrt_cls:
+                return 400, (f'topic {topic!r} carries {route.aimrt_cls.DESCRIPTOR.full_name}, '
+                             f'not {msg_type}')
+            msg = self._decode(route, body, content_type)
+            ros_msg = route.to_ros(msg, accept_losses=self._accepted,
+                                   on_loss=lambda losses: self._warn_once(topic, losses))
+        except UnsupportedContentTypeError as exc:
+            return self._reject(415, topic, exc)
+        except UnknownMessageTypeError as exc:
+            return self._reject(400, topic, exc)
+        except ConversionError as exc:
+            return self._reject(422, topic, exc)
+        except AimrtProtocolError as exc:
+            return self._reject(400, topic, exc)
+        except Exception as exc:  # a bug must still answer the peer, not drop its socket
+            self.get_logger().error(f'AimRT topic {topic!r}: {exc!r}')
+            return 500, 'internal error'
+        route.publisher.publish(ros_msg)
+        return 200, 'OK'
+
+    def _decode(self, route, body, content_type):
+        if codec.serialization_of(content_type) == 'pb' or not self._json_ignore_unknown:
+            return codec.decode_body(route.aimrt_cls, body, content_type)
+        try:
+            return codec.from_json(route.aimrt_cls, body)
+        except AimrtProtocolError:
+            # strict parse failed: retry dropping unknown keys, and say so
+            msg = codec.from_json(route.aimrt_cls, body, ignore_unknown_fields=True)
+            self._warn_once(route.aimrt_topic, {'unknown JSON keys'})
+            return msg
+
+    def _reject(self, status, topic, exc):
+        self.get_logger().warning(f'rejected message on AimRT topic {topic!r}: {exc}',
+                                  throttle_duration_sec=1.0)
+        return status, str(exc)
+
+    def _warn_once(self, topic, losses):
+        key = (topic, frozenset(losses))
+        with self._warn_lock:
+            if key in self._warned:
+                return
+            self._warned.add(key)
+        self.get_logger().warning(
+            f'AimRT topic {topic!r}: dropping {", ".join(sorted(losses))} '
+            '(not representable in the ROS 2 message; see accepted_losses)')
+
+    # ------------------------------------------------------------ ROS 2 -> AimRT
+    def _on_command(self, ros_msg, aimrt_topic, targets):
+        header = Header(time_stamp=self.get_clock().now().nanoseconds,
+                        frame_id=self._command_frame_id)
+        try:
+            cmd = conversions.joint_command_from_ros(ros_msg, header=header)
+        except ConversionError as exc:
+            self.get_logger().warning(f'joint command not sent: {exc}',
+                                      throttle_duration_sec=1.0)
+            return
+        body, content_type = codec.encode_body(cmd, self._command_serialization)
+        for target in targets:
+            try:
+                status = target.post(aimrt_topic, self._command_type, body, content_type)
+            except OSError as exc:
+                self.get_logger().warning(f'POST to {target.address} failed: {exc}',
+                                          throttle_duration_sec=1.0)
+                continue
+            except http.client.HTTPException as exc:
+                self.get_logger().warning(f'POST to {target.address} failed: {exc!r}',
+                                          throttle_duration_sec=1.0)
+                continue
+            if status != 200:
+                self.get_logger().warning(f'{target.address} answered HTTP {status}',
+                                          throttle_duration_sec=1.0)
+
+    def destroy_node(self):
+        self._server.stop()
+        for target in self._publishers:
+            target.close()
+        return super().destroy_node()
+
+
+def main(args=None):
+    rclpy.init(args=args)
+    node = None
+    try:
+        node = AimrtBridge()
+        rclpy.spin(node)
+    except (KeyboardInterrupt, ExternalShutdownException):
+        pass
+    finally:
+        if node is not None:
+            node.destroy_node()
+        rclpy.try_shutdown()
+
+
+if __name__ == '__main__':
+    main()

@@ -1,0 +1,29 @@
+from glob import glob
+
+from setuptools import setup
+
+package_name = 'aimrt_bridge'
+
+setup(
+    name=package_name,
+    version='0.1.0',
+    packages=[package_name],
+    data_files=[
+        ('share/ament_index/resource_index/packages', ['resource/' + package_name]),
+        ('share/' + package_name, ['package.xml']),
+        ('share/' + package_name + '/config', glob('config/*.yaml')),
+        ('share/' + package_name + '/launch', glob('launch/*.launch.py')),
+    ],
+    install_requires=['setuptools'],
+    zip_safe=True,
+    maintainer='AimRT bridge maintainers',
+    maintainer_email='maintainers@example.com',
+    description="ROS 2 bridge speaking AimRT's http channel backend",
+    license='Apache-2.0',
+    tests_require=['pytest'],
+    entry_points={
+        'console_scripts': [
+            'aimrt_bridge_node = aimrt_bridge.bridge_node:main',
+        ],
+    },
+)

@@ -1,0 +1,1 @@
+"""Simulated Honey Badger 5.0 stack: plain-Python models plus thin ROS 2 nodes."""

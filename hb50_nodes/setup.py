@@ -1,0 +1,33 @@
+from glob import glob
+
+from setuptools import find_packages, setup
+
+package_name = 'hb50_nodes'
+
+setup(
+    name=package_name,
+    version='0.1.0',
+    packages=find_packages(exclude=['test']),
+    data_files=[
+        ('share/ament_index/resource_index/packages', ['resource/' + package_name]),
+        ('share/' + package_name, ['package.xml', 'README.md']),
+        ('share/' + package_name + '/config', glob('config/*.yaml')),
+        ('share/' + package_name + '/launch', glob('launch/*.launch.py')),
+    ],
+    install_requires=['setuptools'],
+    zip_safe=True,
+    maintainer='Workspace maintainers',
+    maintainer_email='dev@workspace.local',
+    description='Simulated Honey Badger 5.0 stack (bridge_node, control_node, heartbeat monitor).',
+    license='Apache-2.0',
+    tests_require=['pytest'],
+    entry_points={
+        'console_scripts': [
+            'bridge_node = hb50_nodes.bridge_node:main',
+            'control_node = hb50_nodes.control_node:main',
+            'heartbeat_monitor = hb50_nodes.heartbeat_monitor:main',
+            'hb50_stack = hb50_nodes.stack:main',
+            'live_view = hb50_nodes.live_view:main',
+        ],
+    },
+)

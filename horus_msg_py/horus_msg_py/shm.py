@@ -1,0 +1,482 @@
+# Copyright 2025 The horus_msg_py authors
+# SPDX-License-Identifier: Apache-2.0
+"""Reader and writer for HORUS shared-memory topics (horus-robotics 0.4.1, header v4).
+
+Facts relied on (pinned by test/test_shm_peer_facts.py against the real wheel):
+
+* a topic is the file ``/dev/shm/horus_<ns>/topics/<topic>`` (``<ns>`` is
+  ``$HORUS_NAMESPACE`` or ``default``; ``/`` in a topic makes sub-folders),
+  next to a JSON ``<topic with . and / as _>.meta``; folders are mode 0700;
+* a 640-byte header (``HEADER_DTYPE`` below), then one of two ring layouts:
+  *large* (``type_size + 8 > 64``): ``capacity`` u64 ready words, then
+  ``capacity * type_size`` data bytes; *small*: ``capacity`` 64-byte slots,
+  each a u64 ready word followed by the payload;
+* sequence ``s`` lives in slot ``s % capacity`` and its ready word is ``s + 1``;
+  ``sequence_or_head`` counts published messages.
+
+One producer per topic (HORUS's single-producer ring); this module's writer
+publishes data, then the ready word, then the head, which x86-64's store order
+makes visible to readers in that order.
+"""
+
+import json
+import mmap
+import os
+import shutil
+import struct
+import threading
+import time
+
+import numpy as np
+
+from .errors import ShmError
+from .messages import HorusMessage, MESSAGE_TYPES
+
+HEADER_SIZE = 640
+MAGIC = 0x4144415054495645      # "ADAPTIVE"
+VERSION = 4
+POD_YES = 2
+TYPE_ALIGN = 8
+SMALL_SLOT_SIZE = 64
+READY_WORD = 8
+DEFAULT_CAPACITY = 1024
+DEFAULT_LEASE_MS = 5000
+MAX_PARTICIPANTS = 16
+ROLE_PRODUCER = 1
+ROLE_CONSUMER = 2
+#: BackendMode value HORUS 0.4.1 stores for a cross-process single-producer topic.
+BACKEND_SPSC_SHM = 9
+
+PARTICIPANT_DTYPE = np.dtype({
+    'names': ['pid', 'thread_id_hash', 'role', 'active', 'lease_expires_ms'],
+    'formats': ['<u4', '<u4', 'u1', 'u1', '<u8'],
+    'offsets': [0, 4, 8, 9, 16], 'itemsize': 24})
+
+#: The 640-byte topic header; offsets as written by horus-robotics 0.4.1.
+HEADER_DTYPE = np.dtype({
+    'names': ['magic', 'version', 'type_size', 'type_align', 'is_pod', 'backend_mode',
+              'migration_lock', 'debug_log', 'creator_pid', 'creator_thread_id_hash',
+              'migration_epoch', 'topic_kind', 'inline_ready', 'sequence_or_head', 'capacity',
+              'capacity_mask', 'slot_size', 'tail', 'publisher_count',
+              'subscriber_count', 'total_participants', 'lease_timeout_ms',
+              'last_topology_change_ms', 'type_name', 'layout_hash', 'participants'],
+    'formats': ['<u8', '<u4', '<u4', '<u4', 'u1', 'u1', 'u1', 'u1', '<u4', '<u8', '<u8',
+                'u1', 'u1', '<u8', '<u4', '<u4', '<u4', '<u8', '<u4', '<u4', '<u4', '<u4', '<u8',
+                'S32', '<u4', (PARTICIPANT_DTYPE, (MAX_PARTICIPANTS,))],
+    'offsets': [0, 8, 12, 16, 20, 21, 22, 23, 24, 32, 40, 48, 49, 64, 72, 76, 80, 128, 192,
+                196, 200, 204, 208, 216, 248, 256],
+    'itemsize': HEADER_SIZE})
+
+_HEAD_OFFSET = HEADER_DTYPE.fields['sequence_or_head'][1]
+_U64 = struct.Struct('<Q')
+
+
+def namespace_dir(namespace=None):
+    ns = namespace or os.environ.get('HORUS_NAMESPACE') or 'default'
+    return os.path.join('/dev/shm', 'horus_' + ns)
+
+
+def topic_path(topic, namespace=None):
+    _check_topic(topic)
+    return os.path.join(namespace_dir(namespace), 'topics', topic)
+
+
+def meta_path(topic, namespace=None):
+    _check_topic(topic)
+    return os.path.join(namespace_dir(namespace), 'topics',
+                        topic.replace('.', '_').replace('/', '_') + '.meta')
+
+
+def remove_namespace(namespace):
+    """Delete ``/dev/shm/horus_<namespace>`` (tests and tools clean up with this)."""
+    if not namespace:
+        raise ShmError('refusing to remove an unnamed HORUS namespace')
+    shutil.rmtree(namespace_dir(namespace), ignore_errors=True)
+
+
+def _check_topic(topic):
+    if not topic or topic.startswith('/') or '..' in topic.split('/') or '\0' in topic:
+        raise ShmError('invalid HORUS topic name %r' % (topic,))
+
+
+def ring_geometry(type_size, capacity):
+    """(is_small, slot_size, ready_offset(i), data_offset(i), file_size) of a ring."""
+    if type_size + READY_WORD > SMALL_SLOT_SIZE:
+        data_start = HEADER_SIZE + capacity * READY_WORD
+        return (False, type_size,
+                lambda i: HEADER_SIZE + i * READY_WORD,
+                lambda i: data_start + i * type_size,
+                data_start + capacity * type_size)
+    return (True, SMALL_SLOT_SIZE,
+            lambda i: HEADER_SIZE + i * SMALL_SLOT_SIZE,
+            lambda i: HEADER_SIZE + i * SMALL_SLOT_SIZE + READY_WORD,
+            HEADER_SIZE + capacity * SMALL_SLOT_SIZE)
+
+
+def _monotonic_ms():
+    # HORUS leases are CLOCK_MONOTONIC milliseconds (pinned by a peer test).
+    return time.clock_gettime_ns(time.CLOCK_MONOTONIC) // 1_000_000
+
+
+def _thread_hash():
+    return threading.get_ident() & 0xFFFFFFFF
+
+
+def _resolve_type(msg_type):
+    if isinstance(msg_type, str):
+        try:
+            return MESSAGE_TYPES[msg_type]
+        except KeyError:
+            raise ShmError('unknown HORUS type %r' % msg_type) from None
+    if isinstance(msg_type, type) and issubclass(msg_type, HorusMessage):
+        return msg_type
+    raise ShmError('not a HORUS message type: %r' % (msg_type,))
+
+
+class _Topic:
+    """An mmap of one topic file plus its validated geometry."""
+
+    def __init__(self, msg_type, topic, namespace=None):
+        self.msg_type = _resolve_type(msg_type)
+        self.topic = topic
+        self.namespace = namespace
+        self.path = topic_path(topic, namespace)
+        self._mm = None
+        self._fd = None
+        self._inode = None
+
+    # -- mapping ----------------------------------------------------------
+    def _map(self, fd):
+        size = os.fstat(fd).st_size
+        if size < HEADER_SIZE:
+            raise ShmError('%s is %d bytes, smaller than a HORUS header' % (self.path, size))
+        self._mm = mmap.mmap(fd, size, mmap.MAP_SHARED, mmap.PROT_READ | mmap.PROT_WRITE)
+        self._fd = fd
+        self._inode = os.fstat(fd).st_ino
+        self.header = np.frombuffer(self._mm, dtype=HEADER_DTYPE, count=1)
+        self._validate(size)
+
+    def _validate(self, size):
+        h = self.header[0]
+        if int(h['magic']) != MAGIC:
+            raise ShmError('%s: bad magic %#x (not a HORUS topic)' % (self.path, h['magic']))
+        if int(h['version']) != VERSION:
+            raise ShmError('%s: header version %d, expected %d (horus-robotics 0.4.1)'
+                           % (self.path, h['version'], VERSION))
+        if int(h['type_size']) != self.msg_type.SIZE:
+            raise ShmError('%s carries %d-byte messages (%r); %s is %d bytes'
+                           % (self.path, h['type_size'], h['type_name'],
+                              self.msg_type.TYPE_NAME, self.msg_type.SIZE))
+        type_name = bytes(h['type_name']).decode('ascii', 'replace')
+        if type_name and type_name != self.msg_type.TYPE_NAME:
+            raise ShmError('%s carries %s, not %s' % (self.path, type_name,
+                                                      self.msg_type.TYPE_NAME))
+        if int(h['inline_ready']) != (1 if self.msg_type.SIZE + READY_WORD <= SMALL_SLOT_SIZE
+                                      else 0):
+            raise ShmError('%s: ring layout flag @49 is %d, unexpected for %s'
+                           % (self.path, h['inline_ready'], self.msg_type.TYPE_NAME))
+        cap = int(h['capacity'])
+        if cap == 0 or cap & (cap - 1) or int(h['capacity_mask']) != cap - 1:
+            raise ShmError('%s: capacity %d is not a power of two' % (self.path, cap))
+        small, slot_size, self._ready_at, self._data_at, need = ring_geometry(
+            self.msg_type.SIZE, cap)
+        if int(h['slot_size']) != slot_size or size < need:
+            raise ShmError('%s: slot size %d / file %d bytes do not match a %s ring of %d'
+                           % (self.path, h['slot_size'], size,
+                              'small' if small else 'large', cap))
+        self.capacity = cap
+        self.mask = cap - 1
+        self.is_small_ring = small
+
+    def head(self):
+        return _U64.unpack_from(self._mm, _HEAD_OFFSET)[0]
+
+    def replaced(self):
+        """True when the path now names another file (HORUS unlinks and re-creates)."""
+        try:
+            return os.stat(self.path).st_ino != self._inode
+        except FileNotFoundError:
+            return True
+
+    # -- participants -------------------------------------------------------
+    def _register(self, role):
+        parts = self.header[0]['participants']
+        now = _monotonic_ms()
+        for i in range(MAX_PARTICIPANTS):
+            p = parts[i]
+            if not p['active'] or int(p['lease_expires_ms']) < now:
+                p['pid'] = os.getpid()
+                p['thread_id_hash'] = _thread_hash()
+                p['role'] = role
+                p['lease_expires_ms'] = now + int(self.header[0]['lease_timeout_ms'] or
+                                                  DEFAULT_LEASE_MS)
+                p['active'] = 1
+                counter = 'publisher_count' if role == ROLE_PRODUCER else 'subscriber_count'
+                self.header[0][counter] += 1
+                self.header[0]['total_participants'] += 1
+                self.header[0]['last_topology_change_ms'] = now
+                return i
+        raise ShmError('%s: all %d participant entries are in use'
+                       % (self.path, MAX_PARTICIPANTS))
+
+    def refresh_lease(self):
+        if self._slot is None or self._mm is None:
+            return
+        p = self.header[0]['participants'][self._slot]
+        p['lease_expires_ms'] = _monotonic_ms() + int(self.header[0]['lease_timeout_ms'] or
+                                                      DEFAULT_LEASE_MS)
+
+    def _deregister(self, role):
+        if self._slot is None:
+            return
+        h = self.header[0]
+        p = h['participants'][self._slot]
+        if int(p['pid']) == os.getpid():
+            p['active'] = 0
+            p['lease_expires_ms'] = 0
+            p['role'] = 0
+            p['pid'] = 0
+            p['thread_id_hash'] = 0
+            counter = 'publisher_count' if role == ROLE_PRODUCER else 'subscriber_count'
+            if h[counter] > 0:
+                h[counter] -= 1
+            h['last_topology_change_ms'] = _monotonic_ms()
+        self._slot = None
+
+    def _active_participants(self):
+        return int(np.count_nonzero(self.header[0]['participants']['active']))
+
+    def _unmap(self):
+        if self._mm is not None:
+            self.header = None
+            try:
+                self._mm.close()
+            except BufferError:
+                # A message view from read_view() still points into the map; the
+                # mapping then lives until that view is garbage collected.
+                pass
+            self._mm = None
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
+
+
+class ShmTopicReader(_Topic):
+    """Reads a HORUS topic's ring in place.
+
+    ``start='oldest'`` replays what the ring still holds (as a HORUS subscriber
+    does); ``'latest'`` starts with the next message published.
+    """
+
+    def __init__(self, msg_type, topic, namespace=None, start='oldest', register=False):
+        super().__init__(msg_type, topic, namespace)
+        if start not in ('oldest', 'latest'):
+            raise ValueError("start must be 'oldest' or 'latest'")
+        self._start = start
+        self._register_as_consumer = register
+        self._slot = None
+        self.next_seq = None
+        self.lost = 0
+        try:
+            fd = os.open(self.path, os.O_RDWR)
+        except FileNotFoundError:
+            raise ShmError('HORUS topic %s does not exist (no publisher yet?)'
+                           % self.path) from None
+        try:
+            self._map(fd)
+            if register:
+                self._slot = self._register(ROLE_CONSUMER)
+        except BaseException:
+            self._unmap()
+            raise
+        head = self.head()
+        self.next_seq = max(0, head - self.capacity) if start == 'oldest' else head
+
+    def available(self):
+        return max(0, self.head() - self.next_seq)
+
+    def recv_bytes(self):
+        """Bytes of the next message, or None. Overrun messages are counted in ``lost``."""
+        mm = self._mm
+        while True:
+            head = self.head()
+            seq = self.next_seq
+            if seq >= head:
+                return None
+            if head - seq > self.capacity:
+                self.lost += head - self.capacity - seq
+                self.next_seq = seq = head - self.capacity
+            slot = seq & self.mask
+            ready = _U64.unpack_from(mm, self._ready_at(slot))[0]
+            if ready != seq + 1:
+                if ready > seq + 1:      # overwritten before we got here
+                    self.lost += 1
+                    self.next_seq = seq + 1
+                    continue
+                return None              # published count ahead of the slot: not ready yet
+            start = self._data_at(slot)
+            data = mm[start:start + self.msg_type.SIZE]
+            # The writer of seq + capacity starts once head reaches it: re-check.
+            if (self.head() >= seq + self.capacity or
+                    _U64.unpack_from(mm, self._ready_at(slot))[0] != seq + 1):
+                self.lost += 1
+                self.next_seq = seq + 1
+                continue
+            self.next_seq = seq + 1
+            return data
+
+    def recv(self):
+        """The next message as a ``msg_type`` object (over a private copy), or None."""
+        data = self.recv_bytes()
+        return None if data is None else self.msg_type.from_bytes(data)
+
+    def read_view(self, seq):
+        """Zero-copy view of the slot of ``seq`` (valid until overwritten)."""
+        return self.msg_type.from_bytes(self._mm, self._data_at(seq & self.mask))
+
+    def close(self):
+        if self._mm is not None:
+            self._deregister(ROLE_CONSUMER)
+        self._unmap()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+class ShmTopicWriter(_Topic):
+    """Publishes into a HORUS topic, creating it (header, ring, .meta) if needed."""
+
+    def __init__(self, msg_type, topic, namespace=None, capacity=DEFAULT_CAPACITY):
+        super().__init__(msg_type, topic, namespace)
+        self._slot = None
+        self.created = False
+        self._last_lease = 0.0
+        if capacity <= 0 or capacity & (capacity - 1):
+            raise ShmError('capacity %d is not a power of two' % capacity)
+        self._open_or_create(capacity)
+
+    def _open_or_create(self, capacity):
+        folder = os.path.dirname(self.path)
+        os.makedirs(folder, mode=0o700, exist_ok=True)
+        try:
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o600)
+            created = True
+        except FileExistsError:
+            fd = os.open(self.path, os.O_RDWR)
+            created = False
+        try:
+            if created:
+                self._init_file(fd, capacity)
+                self.created = True
+            else:
+                self._wait_initialised(fd)
+            self._map(fd)
+            self._slot = self._register(ROLE_PRODUCER)
+        except BaseException:
+            self._unmap()
+            if created:
+                self._unlink()
+            raise
+
+    def _wait_initialised(self, fd, timeout=1.0):
+        # Another process may have created the file a moment ago; HORUS writes the
+        # magic last, so wait (bounded) for it.
+        deadline = time.monotonic() + timeout
+        while True:
+            if os.fstat(fd).st_size >= HEADER_SIZE:
+                magic = _U64.unpack(os.pread(fd, 8, 0))[0]
+                if magic == MAGIC:
+                    return
+            if time.monotonic() > deadline:
+                os.close(fd)
+                raise ShmError('%s exists but was never initialised' % self.path)
+            time.sleep(0.005)
+
+    def _init_file(self, fd, capacity):
+        cls = self.msg_type
+        small, slot_size, _r, _d, size = ring_geometry(cls.SIZE, capacity)
+        os.ftruncate(fd, size)
+        header = np.zeros(1, dtype=HEADER_DTYPE)
+        h = header[0]
+        h['version'] = VERSION
+        h['type_size'] = cls.SIZE
+        h['type_align'] = TYPE_ALIGN
+        h['is_pod'] = POD_YES
+        h['backend_mode'] = BACKEND_SPSC_SHM
+        h['creator_pid'] = os.getpid()
+        h['creator_thread_id_hash'] = _thread_hash()
+        h['migration_epoch'] = 1
+        # @49 = 1 tells HORUS the ready word sits inside each 64-byte slot; without
+        # it a HORUS peer expects a separate ready-word array and rejects the file.
+        h['inline_ready'] = 1 if small else 0
+        h['capacity'] = capacity
+        h['capacity_mask'] = capacity - 1
+        h['slot_size'] = slot_size
+        h['lease_timeout_ms'] = DEFAULT_LEASE_MS
+        h['last_topology_change_ms'] = _monotonic_ms()
+        h['type_name'] = cls.TYPE_NAME.encode('ascii')
+        raw = bytearray(header.tobytes())
+        os.pwrite(fd, bytes(raw[8:]), 8)
+        # Magic last: a peer that sees it sees a complete header.
+        os.pwrite(fd, _U64.pack(MAGIC), 0)
+        meta = {'name': self.topic, 'size': size, 'creator_pid': os.getpid(),
+                'created_at': int(time.time())}
+        mpath = meta_path(self.topic, self.namespace)
+        tmp = mpath + '.tmp.%d' % os.getpid()
+        with open(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), 'w') as f:
+            json.dump(meta, f, separators=(',', ':'))
+        os.replace(tmp, mpath)
+
+    def send(self, msg):
+        """Publish one message (a ``msg_type`` object or its exact bytes)."""
+        if isinstance(msg, HorusMessage):
+            if type(msg) is not self.msg_type:
+                raise ShmError('topic %s carries %s, got %s' % (
+                    self.topic, self.msg_type.TYPE_NAME, msg.TYPE_NAME))
+            data = msg.to_bytes()
+        else:
+            data = bytes(msg)
+            if len(data) != self.msg_type.SIZE:
+                raise ShmError('%s needs %d bytes, got %d' % (
+                    self.msg_type.TYPE_NAME, self.msg_type.SIZE, len(data)))
+        mm = self._mm
+        seq = self.head()
+        slot = seq & self.mask
+        start = self._data_at(slot)
+        mm[start:start + len(data)] = data
+        _U64.pack_into(mm, self._ready_at(slot), seq + 1)
+        _U64.pack_into(mm, _HEAD_OFFSET, seq + 1)
+        now = time.monotonic()
+        if now - self._last_lease > 1.0:
+            self.refresh_lease()
+            self._last_lease = now
+        return seq
+
+    def _unlink(self):
+        for path in (self.path, meta_path(self.topic, self.namespace)):
+            try:
+                os.unlink(path)
+            except FileNotFoundError:
+                pass
+
+    def close(self, unlink=None):
+        """Leave the topic; like HORUS, the last participant removes the files.
+
+        ``unlink`` forces (True) or prevents (False) the removal.
+        """
+        if self._mm is None:
+            return
+        self._deregister(ROLE_PRODUCER)
+        last = self._active_participants() == 0
+        self._unmap()
+        if unlink or (unlink is None and last and not self.replaced()):
+            self._unlink()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()

@@ -1,0 +1,20 @@
+from setuptools import find_packages, setup
+
+package_name = 'horus_msg_py'
+
+setup(
+    name=package_name,
+    version='0.1.0',
+    packages=find_packages(exclude=['test']),
+    data_files=[
+        ('share/ament_index/resource_index/packages', ['resource/' + package_name]),
+        ('share/' + package_name, ['package.xml', 'README.md']),
+    ],
+    install_requires=['setuptools', 'numpy'],
+    zip_safe=True,
+    maintainer='horus_msg_py maintainers',
+    maintainer_email='maintainers@example.com',
+    description='HORUS sensor message layouts, shared-memory topics and ROS 2 conversions',
+    license='Apache-2.0',
+    tests_require=['pytest'],
+)

@@ -1,0 +1,56 @@
+# Copyright 2025 The horus_msg_py authors
+# SPDX-License-Identifier: Apache-2.0
+"""The real peer, run as a separate process: horus-robotics 0.4.1.
+
+  horus_peer.py publish TOPIC_PREFIX TYPE...      send each sample once, print READY,
+                                                  hold the topics until stdin closes
+  horus_peer.py subscribe TOPIC_PREFIX TIMEOUT TYPE...
+                                                  print JSON {type: attrs} of the first
+                                                  message of each topic
+"""
+
+import json
+import os
+import sys
+import time
+
+import horus
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import peer_samples  # noqa: E402
+
+
+def publish(prefix, types):
+    topics = []
+    for type_name in types:
+        topic = horus.Topic(getattr(horus, type_name), endpoint=prefix + type_name)
+        if not topic.send(peer_samples.build_horus(horus, type_name)):
+            raise SystemExit('send failed for %s' % type_name)
+        topics.append(topic)
+    print('READY', flush=True)
+    sys.stdin.read()          # the test closes stdin (or kills us) when done
+
+
+def subscribe(prefix, timeout, types):
+    topics = {t: horus.Topic(getattr(horus, t), endpoint=prefix + t) for t in types}
+    got = {}
+    deadline = time.monotonic() + timeout
+    while len(got) < len(topics) and time.monotonic() < deadline:
+        idle = True
+        for type_name, topic in topics.items():
+            if type_name in got:
+                continue
+            msg = topic.recv()
+            if msg is not None:
+                got[type_name] = peer_samples.read_horus(msg)
+                idle = False
+        if idle:
+            time.sleep(0.002)
+    print(json.dumps(got), flush=True)
+
+
+if __name__ == '__main__':
+    if sys.argv[1] == 'publish':
+        publish(sys.argv[2], sys.argv[3:])
+    else:
+        subscribe(sys.argv[2], float(sys.argv[3]), sys.argv[4:])

@@ -1,0 +1,1 @@
+"""PND Adam U robot-side simulator on plain Cyclone DDS (see simulator.py)."""

@@ -1,0 +1,206 @@
+"""Robot-side simulator of the PND Adam U on plain Cyclone DDS (no ROS 2 in this process).
+
+Publishes rt/lowstate and rt/handstate at a fixed rate and consumes rt/lowcmd and
+rt/handcmd, with the vendor's IDL types (vendor_idl) and Cyclone's default QoS, like the
+robot. Network settings come from Cyclone's usual CYCLONEDDS_URI (none = Cyclone defaults).
+Run:  ros2 run pnd_adam_sim adam_sim [--config FILE] [--domain N] [--rate HZ]
+"""
+
+import argparse
+import logging
+import signal
+import sys
+import threading
+import time
+from dataclasses import fields
+
+import yaml
+from cyclonedds.domain import DomainParticipant
+from cyclonedds.pub import DataWriter
+from cyclonedds.sub import DataReader
+from cyclonedds.topic import Topic
+
+from .model import AdamModel, ModelConfig
+from .validation import CommandRejected
+from .vendor_idl import (TOPIC_HANDCMD, TOPIC_HANDSTATE, TOPIC_LOWCMD, TOPIC_LOWSTATE,
+                         BatteryData_, HandCmd_, HandState_, IMUState_, LowCmd_, LowState_,
+                         MotorState_)
+
+LOG = logging.getLogger('adam_sim')
+
+DEFAULTS = {
+    # The vendor's user-facing ROS 2 domain is 2 (INTERFACES.md §3); override per run.
+    'domain_id': 2,
+    'rate_hz': 500.0,
+    'model': {},
+}
+
+
+def load_config(path=None, overrides=None):
+    """Merge DEFAULTS, an optional YAML file and command-line overrides (None = keep)."""
+    cfg = {k: (dict(v) if isinstance(v, dict) else v) for k, v in DEFAULTS.items()}
+    if path:
+        with open(path, encoding='utf-8') as f:
+            data = yaml.safe_load(f) or {}
+        unknown = set(data) - set(DEFAULTS)
+        if unknown:
+            raise ValueError(f'unknown keys in {path}: {sorted(unknown)}')
+        cfg['model'].update(data.pop('model', None) or {})
+        cfg.update(data)
+    for k, v in (overrides or {}).items():
+        if v is not None:
+            cfg[k] = v
+    known = {f.name for f in fields(ModelConfig)}
+    bad = set(cfg['model']) - known
+    if bad:
+        raise ValueError(f'unknown model keys: {sorted(bad)}')
+    if not cfg['rate_hz'] > 0:
+        raise ValueError(f"rate_hz must be > 0, got {cfg['rate_hz']}")
+    if not 0 <= int(cfg['domain_id']) <= 232:
+        raise ValueError(f"domain_id must be 0..232, got {cfg['domain_id']}")
+    return cfg
+
+
+def lowstate_from_model(model):
+    quat, gyro, acc, ypr, temp = model.imu()
+    motors = [MotorState_(mode=int(model.enabled[i]), q=float(model.q[i]),
+                          dq=float(model.dq[i]), ddq=float(model.ddq[i]),
+                          tau_est=float(model.tau[i]), state=0, reserve=0)
+              for i in range(len(model.q))]
+    battery = BatteryData_(timestamp_ms=model.timestamp_ms(), voltage=model.voltage,
+                           current=model.current, power=model.power,
+                           wh_accumulated=model.wh_accumulated,
+                           status=model.battery_status())
+    return LowState_(mode_pr=model.mode_pr, tick=model.tick,
+                     imu_state=IMUState_(quaternion=quat, gyroscope=gyro,
+                                         accelerometer=acc, ypr=ypr, temperature=temp),
+                     motor_state=motors, wireless_remote=[0] * 40,
+                     battery_data=battery, reserve=0)
+
+
+def handstate_from_model(model):
+    return HandState_(position=[int(round(p)) for p in model.hand], reserve=0)
+
+
+class _RejectLog:
+    """Logs every new rejection reason, and a repeated one at most once a second."""
+
+    def __init__(self, what):
+        self.what = what
+        self.count = 0
+        self._last = (None, 0.0)
+
+    def __call__(self, reason):
+        self.count += 1
+        now = time.monotonic()
+        if reason != self._last[0] or now - self._last[1] >= 1.0:
+            LOG.warning('rejected %s (not applied): %s [%d rejected so far]',
+                        self.what, reason, self.count)
+            self._last = (reason, now)
+
+
+class AdamSimulator:
+    """DDS endpoints + fixed-rate loop around an AdamModel."""
+
+    def __init__(self, domain_id, rate_hz, model=None):
+        self.rate_hz = float(rate_hz)
+        self.model = model or AdamModel()
+        self.dp = DomainParticipant(int(domain_id))
+        self.lowstate_writer = DataWriter(self.dp, Topic(self.dp, TOPIC_LOWSTATE, LowState_))
+        self.handstate_writer = DataWriter(self.dp, Topic(self.dp, TOPIC_HANDSTATE, HandState_))
+        self.lowcmd_reader = DataReader(self.dp, Topic(self.dp, TOPIC_LOWCMD, LowCmd_))
+        self.handcmd_reader = DataReader(self.dp, Topic(self.dp, TOPIC_HANDCMD, HandCmd_))
+        self.reject_lowcmd = _RejectLog('lowcmd')
+        self.reject_handcmd = _RejectLog('handcmd')
+        self.overruns = 0
+        self.stop_event = threading.Event()
+
+    def _drain(self, reader, apply, reject):
+        # Every sample is applied in arrival order (the last valid one wins); a bad one is
+        # dropped whole and the previous command stays in force.
+        for sample in reader.take(N=64):
+            if not getattr(sample, 'sample_info', None) or sample.sample_info.valid_data:
+                try:
+                    apply(sample)
+                except CommandRejected as e:
+                    reject(str(e))
+
+    def tick(self):
+        self._drain(self.lowcmd_reader, self.model.apply_lowcmd, self.reject_lowcmd)
+        self._drain(self.handcmd_reader, self.model.apply_handcmd, self.reject_handcmd)
+        self.model.step(1.0 / self.rate_hz)
+        self.lowstate_writer.write(lowstate_from_model(self.model))
+        self.handstate_writer.write(handstate_from_model(self.model))
+
+    def run(self, duration=None):
+        """Tick at rate_hz until stop_event (or duration seconds); sleeps to absolute
+        deadlines so the rate does not drift with the work done per tick."""
+        period = 1.0 / self.rate_hz
+        start = time.monotonic()
+        deadline = start
+        while not self.stop_event.is_set():
+            self.tick()
+            deadline += period
+            now = time.monotonic()
+            if duration is not None and now - start >= duration:
+                break
+            if deadline > now:
+                time.sleep(deadline - now)
+            elif now - deadline > period:
+                # More than a whole tick late (VM stall): restart the schedule instead of
+                # bursting to catch up, which would distort the state rate further.
+                self.overruns += 1
+                deadline = now
+
+    def close(self):
+        # Deleting the participant tears down its readers and writers.
+        del self.lowstate_writer, self.handstate_writer, self.lowcmd_reader, self.handcmd_reader
+        del self.dp
+
+
+def _parse_args(argv):
+    # launch_ros appends "--ros-args ..." to every executable it starts; it means nothing here.
+    if '--ros-args' in argv:
+        argv = argv[:argv.index('--ros-args')]
+    p = argparse.ArgumentParser(prog='adam_sim', description=__doc__.splitlines()[0])
+    p.add_argument('--config', help='YAML file (see share/pnd_adam_sim/config/adam_sim.yaml)')
+    p.add_argument('--domain', type=int, dest='domain_id', help='DDS domain id')
+    p.add_argument('--rate', type=float, dest='rate_hz', help='state rate in Hz')
+    p.add_argument('--duration', type=float, help='stop after this many seconds')
+    p.add_argument('--log-level', default='INFO')
+    return p.parse_args(argv)
+
+
+def main(argv=None):
+    args = _parse_args(sys.argv[1:] if argv is None else argv)
+    logging.basicConfig(level=args.log_level.upper(), stream=sys.stderr,
+                        format='[%(name)s] %(levelname)s: %(message)s')
+    try:
+        cfg = load_config(args.config, {'domain_id': args.domain_id, 'rate_hz': args.rate_hz})
+    except (OSError, ValueError, yaml.YAMLError) as e:
+        LOG.error('bad configuration: %s', e)
+        return 2
+    sim = AdamSimulator(cfg['domain_id'], cfg['rate_hz'], AdamModel(ModelConfig(**cfg['model'])))
+
+    def _stop(signum, frame):
+        sim.stop_event.set()
+    signal.signal(signal.SIGINT, _stop)
+    signal.signal(signal.SIGTERM, _stop)
+    LOG.info('running: domain %d, %g Hz, publishing %s %s, subscribed to %s %s',
+             cfg['domain_id'], cfg['rate_hz'], TOPIC_LOWSTATE, TOPIC_HANDSTATE,
+             TOPIC_LOWCMD, TOPIC_HANDCMD)
+    for h in logging.getLogger().handlers:
+        h.flush()
+    try:
+        sim.run(args.duration)
+    finally:
+        m = sim.model
+        LOG.info('stopped after %d ticks: lowcmd applied %d rejected %d, handcmd applied %d '
+                 'rejected %d, %d overruns', m.tick, m.lowcmd_applied, sim.reject_lowcmd.count,
+                 m.handcmd_applied, sim.reject_handcmd.count, sim.overruns)
+        sim.close()
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -1,0 +1,112 @@
+"""The robot's DDS types, written independently of the ROS 2 ``pnd_adam`` package.
+
+They mirror the vendor IDL (seed 002, INTERFACES.md §3): module ``pnd_adam::msg::dds_``,
+struct names with a trailing underscore, every struct ``@final`` (so Cyclone writes plain
+XCDR1 CDR, as the robot does), unbounded sequences and strings. They are deliberately NOT
+generated from the ``.msg`` files: the interop tests compare our ROS classes against this
+second, hand-written definition, so a field-order or type mistake in either shows up as
+corrupted or missing data.
+"""
+
+from dataclasses import dataclass, field
+
+from cyclonedds.idl import IdlStruct
+from cyclonedds.idl.annotations import final
+from cyclonedds.idl.types import array, float32, int16, int64, sequence, uint8, uint32
+
+# The vendor's DDS topic names (ROS 2 topic ``lowstate`` is DDS topic ``rt/lowstate``).
+TOPIC_LOWSTATE = 'rt/lowstate'
+TOPIC_HANDSTATE = 'rt/handstate'
+TOPIC_LOWCMD = 'rt/lowcmd'
+TOPIC_HANDCMD = 'rt/handcmd'
+
+WIRELESS_REMOTE_LEN = 40
+HAND_DOF = 12
+
+
+def _zeros(n):
+    return field(default_factory=lambda: [0] * n)
+
+
+def _fzeros(n):
+    return field(default_factory=lambda: [0.0] * n)
+
+
+@final
+@dataclass
+class BatteryData_(IdlStruct, typename='pnd_adam::msg::dds_::BatteryData_'):
+    timestamp_ms: int64 = 0
+    voltage: float32 = 0.0
+    current: float32 = 0.0
+    power: float32 = 0.0
+    wh_accumulated: float32 = 0.0
+    status: str = ''
+
+
+@final
+@dataclass
+class IMUState_(IdlStruct, typename='pnd_adam::msg::dds_::IMUState_'):
+    quaternion: array[float32, 4] = _fzeros(4)
+    gyroscope: array[float32, 3] = _fzeros(3)
+    accelerometer: array[float32, 3] = _fzeros(3)
+    ypr: array[float32, 3] = _fzeros(3)
+    temperature: int16 = 0
+
+
+@final
+@dataclass
+class MotorCmd_(IdlStruct, typename='pnd_adam::msg::dds_::MotorCmd_'):
+    mode: uint8 = 0
+    q: float32 = 0.0
+    dq: float32 = 0.0
+    tau: float32 = 0.0
+    kp: float32 = 0.0
+    kd: float32 = 0.0
+    ki: float32 = 0.0
+    reserve: uint32 = 0
+
+
+@final
+@dataclass
+class MotorState_(IdlStruct, typename='pnd_adam::msg::dds_::MotorState_'):
+    mode: uint8 = 0
+    q: float32 = 0.0
+    dq: float32 = 0.0
+    ddq: float32 = 0.0
+    tau_est: float32 = 0.0
+    state: uint32 = 0
+    reserve: uint32 = 0
+
+
+@final
+@dataclass
+class LowCmd_(IdlStruct, typename='pnd_adam::msg::dds_::LowCmd_'):
+    mode_pr: uint8 = 0
+    motor_cmd: sequence[MotorCmd_] = field(default_factory=list)
+    reserve: uint32 = 0
+
+
+@final
+@dataclass
+class LowState_(IdlStruct, typename='pnd_adam::msg::dds_::LowState_'):
+    mode_pr: uint8 = 0
+    tick: uint32 = 0
+    imu_state: IMUState_ = field(default_factory=IMUState_)
+    motor_state: sequence[MotorState_] = field(default_factory=list)
+    wireless_remote: array[int16, WIRELESS_REMOTE_LEN] = _zeros(WIRELESS_REMOTE_LEN)
+    battery_data: BatteryData_ = field(default_factory=BatteryData_)
+    reserve: uint32 = 0
+
+
+@final
+@dataclass
+class HandCmd_(IdlStruct, typename='pnd_adam::msg::dds_::HandCmd_'):
+    position: array[uint32, HAND_DOF] = _zeros(HAND_DOF)
+    reserve: uint32 = 0
+
+
+@final
+@dataclass
+class HandState_(IdlStruct, typename='pnd_adam::msg::dds_::HandState_'):
+    position: array[uint32, HAND_DOF] = _zeros(HAND_DOF)
+    reserve: uint32 = 0

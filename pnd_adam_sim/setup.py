@@ -1,0 +1,29 @@
+from glob import glob
+
+from setuptools import find_packages, setup
+
+package_name = 'pnd_adam_sim'
+
+setup(
+    name=package_name,
+    version='0.1.0',
+    packages=find_packages(exclude=['test']),
+    data_files=[
+        ('share/ament_index/resource_index/packages', ['resource/' + package_name]),
+        ('share/' + package_name, ['package.xml', 'README.md']),
+        ('share/' + package_name + '/config', glob('config/*')),
+        ('share/' + package_name + '/launch', glob('launch/*.launch.py')),
+    ],
+    install_requires=['setuptools'],
+    zip_safe=True,
+    maintainer='Workspace maintainers',
+    maintainer_email='dev@workspace.local',
+    description='PND Adam U robot-side simulator on plain Cyclone DDS.',
+    license='Apache-2.0',
+    tests_require=['pytest'],
+    entry_points={
+        'console_scripts': [
+            'adam_sim = pnd_adam_sim.simulator:main',
+        ],
+    },
+)

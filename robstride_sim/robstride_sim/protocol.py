@@ -1,0 +1,245 @@
+"""RobStride private CAN protocol: 29-bit extended frames, encoded and decoded in plain Python.
+
+Identifier layout: bits 28..24 communication type, bits 23..8 "data area 2" (its meaning
+depends on the type), bits 7..0 destination address. Host->motor frames put the host id in
+bits 15..8 and the motor id in bits 7..0; motor->host frames put the motor id in bits 15..8 and
+the host id in bits 7..0. Scaled 16-bit fields are big-endian (high byte first); parameter
+indices and values are little-endian.
+
+Only the frames the hardware interface and the simulator exchange are implemented.
+"""
+from dataclasses import dataclass
+import enum
+import struct
+
+from .models import MotorModel, P_MAX
+from .params import PARAMS
+
+
+class CommType(enum.IntEnum):
+    GET_ID = 0
+    MOTION = 1           # host->motor: torque in data area 2; angle, velocity, kp, kd in data
+    FEEDBACK = 2         # motor->host: mode + 6 fault flags in data area 2; state in data
+    ENABLE = 3
+    STOP = 4             # data[0] == 1: also clear latched faults
+    SET_ZERO = 6         # data[0] == 1: current position becomes mechanical zero
+    PARAM_READ = 17
+    PARAM_WRITE = 18
+    FAULT = 21           # motor->host: fault word (data 0..3), warning word (data 4..7)
+
+
+class ProtocolError(ValueError):
+    """A frame that does not decode (wrong type, length or field)."""
+
+
+@dataclass(frozen=True)
+class CanFrame:
+    arb_id: int          # 29-bit extended identifier
+    data: bytes = bytes(8)
+
+    @property
+    def comm_type(self) -> int:
+        return (self.arb_id >> 24) & 0x1F
+
+    @property
+    def area2(self) -> int:
+        return (self.arb_id >> 8) & 0xFFFF
+
+    @property
+    def dest(self) -> int:
+        return self.arb_id & 0xFF
+
+
+# Fault word bits (communication type 21 and RobstrideState.fault_bits).
+FAULT_OVER_TEMPERATURE = 1 << 0
+FAULT_DRIVER_CHIP = 1 << 1
+FAULT_UNDER_VOLTAGE = 1 << 2
+FAULT_OVER_VOLTAGE = 1 << 3
+FAULT_PHASE_B_OVER_CURRENT = 1 << 4
+FAULT_PHASE_C_OVER_CURRENT = 1 << 5
+FAULT_ENCODER_UNCALIBRATED = 1 << 7
+FAULT_HARDWARE_ID = 1 << 8
+FAULT_POSITION_INIT = 1 << 9
+FAULT_STALL_OVERLOAD = 1 << 14
+FAULT_PHASE_A_OVER_CURRENT = 1 << 16
+
+# The feedback frame (type 2) carries only six summary flags in identifier bits 16..21.
+# Map each flag to the fault-word bit(s) it summarises (both directions use this table).
+_FEEDBACK_FLAGS = (
+    (0, FAULT_UNDER_VOLTAGE),
+    (1, FAULT_PHASE_A_OVER_CURRENT | FAULT_PHASE_B_OVER_CURRENT | FAULT_PHASE_C_OVER_CURRENT),
+    (2, FAULT_OVER_TEMPERATURE),
+    (3, FAULT_POSITION_INIT),           # magnetic encoder fault
+    (4, FAULT_STALL_OVERLOAD | FAULT_DRIVER_CHIP | FAULT_OVER_VOLTAGE | FAULT_HARDWARE_ID),
+    (5, FAULT_ENCODER_UNCALIBRATED),
+)
+
+
+def fault_word_to_flags(word: int) -> int:
+    return sum(1 << bit for bit, mask in _FEEDBACK_FLAGS if word & mask)
+
+
+def flags_to_fault_word(flags: int) -> int:
+    """Best-effort fault word from the six feedback flags (a type-21 frame is exact)."""
+    word = 0
+    for bit, mask in _FEEDBACK_FLAGS:
+        if flags & (1 << bit):
+            word |= mask & -mask      # lowest bit of the group stands for the group
+    return word
+
+
+def float_to_uint(x: float, lo: float, hi: float, bits: int = 16) -> int:
+    """Linear map of [lo, hi] onto 0..2**bits-1, saturating outside the range."""
+    span = (1 << bits) - 1
+    x = min(max(x, lo), hi)
+    return int(round((x - lo) * span / (hi - lo)))
+
+
+def uint_to_float(u: int, lo: float, hi: float, bits: int = 16) -> float:
+    return lo + u * (hi - lo) / ((1 << bits) - 1)
+
+
+def _arb(comm_type: int, area2: int, dest: int) -> int:
+    return ((comm_type & 0x1F) << 24) | ((area2 & 0xFFFF) << 8) | (dest & 0xFF)
+
+
+# --- host -> motor -----------------------------------------------------------------------
+
+def encode_enable(host_id: int, motor_id: int) -> CanFrame:
+    return CanFrame(_arb(CommType.ENABLE, host_id, motor_id))
+
+
+def encode_stop(host_id: int, motor_id: int, clear_fault: bool = False) -> CanFrame:
+    return CanFrame(_arb(CommType.STOP, host_id, motor_id),
+                    bytes([1 if clear_fault else 0]) + bytes(7))
+
+
+def encode_set_zero(host_id: int, motor_id: int) -> CanFrame:
+    return CanFrame(_arb(CommType.SET_ZERO, host_id, motor_id), bytes([1]) + bytes(7))
+
+
+def encode_motion(model: MotorModel, motor_id: int, position: float, velocity: float,
+                  kp: float, kd: float, torque: float) -> CanFrame:
+    """Motion-control frame; every field saturates at the model's range (as the 16-bit
+    scaling does on the real bus)."""
+    t = float_to_uint(torque, -model.t_max, model.t_max)
+    data = struct.pack('>HHHH',
+                       float_to_uint(position, -P_MAX, P_MAX),
+                       float_to_uint(velocity, -model.v_max, model.v_max),
+                       float_to_uint(kp, 0.0, model.kp_max),
+                       float_to_uint(kd, 0.0, model.kd_max))
+    return CanFrame(_arb(CommType.MOTION, t, motor_id), data)
+
+
+def decode_motion(model: MotorModel, frame: CanFrame):
+    """-> (position, velocity, kp, kd, torque) in motor units."""
+    if frame.comm_type != CommType.MOTION or len(frame.data) != 8:
+        raise ProtocolError('not a motion-control frame')
+    p, v, kp, kd = struct.unpack('>HHHH', frame.data)
+    return (uint_to_float(p, -P_MAX, P_MAX), uint_to_float(v, -model.v_max, model.v_max),
+            uint_to_float(kp, 0.0, model.kp_max), uint_to_float(kd, 0.0, model.kd_max),
+            uint_to_float(frame.area2, -model.t_max, model.t_max))
+
+
+def _param_payload(index: int, value: float) -> bytes:
+    spec = PARAMS.get(index)
+    kind = spec.kind if spec else 'f32'
+    if kind == 'u8':
+        tail = struct.pack('<B3x', int(value))
+    elif kind == 'u32':
+        tail = struct.pack('<I', int(value))
+    else:
+        tail = struct.pack('<f', float(value))
+    return struct.pack('<HH', index, 0) + tail
+
+
+def _param_value(index: int, data: bytes) -> float:
+    spec = PARAMS.get(index)
+    kind = spec.kind if spec else 'f32'
+    if kind == 'u8':
+        return float(data[4])
+    if kind == 'u32':
+        return float(struct.unpack_from('<I', data, 4)[0])
+    return struct.unpack_from('<f', data, 4)[0]
+
+
+def encode_param_write(host_id: int, motor_id: int, index: int, value: float) -> CanFrame:
+    return CanFrame(_arb(CommType.PARAM_WRITE, host_id, motor_id), _param_payload(index, value))
+
+
+def encode_param_read(host_id: int, motor_id: int, index: int) -> CanFrame:
+    return CanFrame(_arb(CommType.PARAM_READ, host_id, motor_id),
+                    struct.pack('<HH', index, 0) + bytes(4))
+
+
+def decode_param(frame: CanFrame):
+    """Parameter read/write payload -> (index, value)."""
+    if frame.comm_type not in (CommType.PARAM_READ, CommType.PARAM_WRITE) \
+            or len(frame.data) != 8:
+        raise ProtocolError('not a parameter frame')
+    index = struct.unpack_from('<H', frame.data, 0)[0]
+    return index, _param_value(index, frame.data)
+
+
+def host_of(frame: CanFrame) -> int:
+    """Host id of a host->motor frame (bits 15..8)."""
+    return frame.area2 & 0xFF
+
+
+# --- motor -> host -----------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Feedback:
+    motor_id: int
+    run_state: int        # 0 reset, 1 calibration, 2 motor
+    fault_flags: int      # the six summary flags
+    position: float
+    velocity: float
+    torque: float
+    temperature: float
+
+
+def encode_feedback(model: MotorModel, host_id: int, motor_id: int, run_state: int,
+                    fault_word: int, position: float, velocity: float, torque: float,
+                    temperature: float) -> CanFrame:
+    area2 = ((run_state & 0x3) << 14) | (fault_word_to_flags(fault_word) << 8) | motor_id
+    temp = max(-3276.8, min(3276.7, temperature))
+    data = struct.pack('>HHHh',
+                       float_to_uint(position, -P_MAX, P_MAX),
+                       float_to_uint(velocity, -model.v_max, model.v_max),
+                       float_to_uint(torque, -model.t_max, model.t_max),
+                       int(round(temp * 10.0)))
+    return CanFrame(_arb(CommType.FEEDBACK, area2, host_id), data)
+
+
+def decode_feedback(model: MotorModel, frame: CanFrame) -> Feedback:
+    if frame.comm_type != CommType.FEEDBACK or len(frame.data) != 8:
+        raise ProtocolError('not a feedback frame')
+    p, v, t, temp = struct.unpack('>HHHh', frame.data)
+    area2 = frame.area2
+    return Feedback(motor_id=area2 & 0xFF, run_state=(area2 >> 14) & 0x3,
+                    fault_flags=(area2 >> 8) & 0x3F,
+                    position=uint_to_float(p, -P_MAX, P_MAX),
+                    velocity=uint_to_float(v, -model.v_max, model.v_max),
+                    torque=uint_to_float(t, -model.t_max, model.t_max),
+                    temperature=temp / 10.0)
+
+
+def feedback_motor_id(frame: CanFrame) -> int:
+    """Source motor of a motor->host frame (bits 15..8), without needing its model."""
+    return frame.area2 & 0xFF
+
+
+def encode_fault(host_id: int, motor_id: int, fault_word: int, warning_word: int = 0):
+    return CanFrame(_arb(CommType.FAULT, motor_id, host_id),
+                    struct.pack('<II', fault_word & 0xFFFFFFFF, warning_word & 0xFFFFFFFF))
+
+
+def decode_fault(frame: CanFrame) -> int:
+    if frame.comm_type != CommType.FAULT or len(frame.data) != 8:
+        raise ProtocolError('not a fault frame')
+    return struct.unpack_from('<I', frame.data, 0)[0]
+
+
+def encode_param_reply(host_id: int, motor_id: int, index: int, value: float) -> CanFrame:
+    return CanFrame(_arb(CommType.PARAM_READ, motor_id, host_id), _param_payload(index, value))
