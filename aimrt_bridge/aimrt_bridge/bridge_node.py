@@ -108,11 +108,11 @@ class AimrtBridge(Node):
         self._command_type = p['command_type_name']
         self._command_serialization = p['command_serialization']
         self._command_frame_id = p['command_frame_id']
-        self._publishers = []
+        self._http_targets = []
         for ros_topic, aimrt_topic, addresses in zip(*lists):
             targets = [ChannelPublisher(a, p['http_timeout_sec'])
                        for a in addresses.split(',') if a.strip()]
-            self._publishers.extend(targets)
+            self._http_targets.extend(targets)
             self.create_subscription(
                 conversions.ROS_FORMS[JointCommand][0], ros_topic,
                 lambda msg, t=aimrt_topic, ts=targets: self._on_command(msg, t, ts), qos)
@@ -204,7 +204,7 @@ class AimrtBridge(Node):
 
     def destroy_node(self):
         self._server.stop()
-        for target in self._publishers:
+        for target in self._http_targets:
             target.close()
         return super().destroy_node()
 

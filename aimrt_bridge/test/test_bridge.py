@@ -55,6 +55,7 @@ def start_bridge(tmp_path, name, **params):
 
 
 def stop(proc, log):
+    """Ctrl-C the bridge; return its exit code (always reaped, killed if it hangs)."""
     if proc.poll() is None:
         proc.send_signal(signal.SIGINT)
         try:
@@ -63,6 +64,7 @@ def stop(proc, log):
             proc.kill()
             proc.wait(timeout=10)
     log.close()
+    return proc.returncode
 
 
 @pytest.fixture(scope='module')
@@ -98,6 +100,13 @@ def bridge(tmp_path_factory, aimrt_sub):
         command_addresses=[f'127.0.0.1:{aimrt_sub.port}'], command_serialization='pb')
     yield port
     stop(proc, log)
+
+
+def test_bridge_stops_cleanly_on_sigint(tmp_path):
+    port = free_port()
+    proc, log = start_bridge(tmp_path, 'sigint', http_port=port)
+    assert stop(proc, log) == 0
+    assert 'Traceback' not in (tmp_path / 'sigint.log').read_text()
 
 
 def receive(ros_node, msg_type, topic, send):

@@ -1,6 +1,5 @@
 """Validation of /hb50/joint_command: a command is accepted whole or rejected whole."""
 
-import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -76,7 +75,3 @@ def damping_command(n, kd, source='safe_damping'):
     zeros = np.zeros(n)
     return ValidCommand(source, zeros, np.full(n, float(kd)), zeros, zeros, zeros,
                         np.zeros(n, dtype=bool))
-
-
-def is_finite_number(value):
-    return isinstance(value, (int, float)) and math.isfinite(value)

@@ -23,16 +23,16 @@ import pytest
 from horus_msg_py import MESSAGE_TYPES, SENSOR_TYPES, shm
 from horus_msg_py.layouts import PADDING
 
-import peer_samples
+from horus_msg_py.testing import peer_samples
 
-PEER = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'horus_peer.py')
+PEER = ['-m', 'horus_msg_py.testing.horus_peer']
 TIMEOUT = 30.0
 
 
 @pytest.fixture
 def horus_publisher(horus_ns):
     """A horus-robotics process that has sent one sample of every sensor type."""
-    proc = subprocess.Popen([sys.executable, PEER, 'publish', 'peer.', *SENSOR_TYPES],
+    proc = subprocess.Popen([sys.executable, *PEER, 'publish', 'peer.', '0', *SENSOR_TYPES],
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
                             env=dict(os.environ))
     try:
@@ -124,7 +124,7 @@ def test_peer_files_disappear_when_last_handle_closes(horus_publisher, horus_ns)
 
 
 def _run_peer_subscriber(types, timeout=TIMEOUT):
-    out = subprocess.run([sys.executable, PEER, 'subscribe', 'ours.', str(timeout), *types],
+    out = subprocess.run([sys.executable, *PEER, 'subscribe', 'ours.', str(timeout), *types],
                          capture_output=True, text=True, timeout=timeout + 30,
                          env=dict(os.environ))
     assert out.returncode == 0, out.stderr

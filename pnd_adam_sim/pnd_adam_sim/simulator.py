@@ -116,8 +116,9 @@ class AdamSimulator:
         self.stop_event = threading.Event()
 
     def _drain(self, reader, apply, reject):
-        # Every sample is applied in arrival order (the last valid one wins); a bad one is
-        # dropped whole and the previous command stays in force.
+        # Samples are applied in arrival order, so the last valid one wins (with Cyclone's
+        # default reader history that is just the newest); a bad one is dropped whole and
+        # the previous command stays in force.
         for sample in reader.take(N=64):
             if not getattr(sample, 'sample_info', None) or sample.sample_info.valid_data:
                 try:

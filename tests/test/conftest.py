@@ -23,11 +23,10 @@ def isolated_domain():
 @pytest.fixture(scope='module')
 def ros_node(isolated_domain):
     import rclpy
-    context = rclpy.Context()
-    rclpy.init(context=context)
-    node = rclpy.create_node('workspace_test', context=context)
+    rclpy.init()
+    node = rclpy.create_node('workspace_test')
     try:
         yield node
     finally:
         node.destroy_node()
-        rclpy.shutdown(context=context)
+        rclpy.shutdown()

@@ -2,33 +2,39 @@
 # SPDX-License-Identifier: Apache-2.0
 """The real peer, run as a separate process: horus-robotics 0.4.1.
 
-  horus_peer.py publish TOPIC_PREFIX TYPE...      send each sample once, print READY,
-                                                  hold the topics until stdin closes
-  horus_peer.py subscribe TOPIC_PREFIX TIMEOUT TYPE...
+  python -m horus_msg_py.testing.horus_peer publish PREFIX PERIOD TYPE...
+      send each sample (once if PERIOD is 0, else every PERIOD s), print READY,
+      hold the topics until stdin closes
+  python -m horus_msg_py.testing.horus_peer subscribe PREFIX TIMEOUT TYPE...
                                                   print JSON {type: attrs} of the first
                                                   message of each topic
 """
 
 import json
-import os
+import select
 import sys
 import time
 
 import horus
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import peer_samples  # noqa: E402
+from . import peer_samples
 
 
-def publish(prefix, types):
+def publish(prefix, period, types):
     topics = []
     for type_name in types:
         topic = horus.Topic(getattr(horus, type_name), endpoint=prefix + type_name)
         if not topic.send(peer_samples.build_horus(horus, type_name)):
             raise SystemExit('send failed for %s' % type_name)
-        topics.append(topic)
+        topics.append((type_name, topic))
     print('READY', flush=True)
-    sys.stdin.read()          # the test closes stdin (or kills us) when done
+    # Hold the topics until the test closes stdin (EOF) or kills us.
+    while True:
+        readable, _, _ = select.select([sys.stdin], [], [], period or None)
+        if readable and not sys.stdin.read(1):
+            return
+        for type_name, topic in topics:
+            topic.send(peer_samples.build_horus(horus, type_name))
 
 
 def subscribe(prefix, timeout, types):
@@ -51,6 +57,6 @@ def subscribe(prefix, timeout, types):
 
 if __name__ == '__main__':
     if sys.argv[1] == 'publish':
-        publish(sys.argv[2], sys.argv[3:])
+        publish(sys.argv[2], float(sys.argv[3]), sys.argv[4:])
     else:
         subscribe(sys.argv[2], float(sys.argv[3]), sys.argv[4:])

@@ -1,0 +1,50 @@
+"""Messages/s of AimRT protobuf -> ROS 2 conversion for a 20-joint JointState.
+
+Needs the workspace installed and sourced (aimrt_protocols_py importable).
+Usage: python3 benchmarks/aimrt_conversion.py [seconds_per_case, default 2]
+"""
+import sys
+import time
+
+from aimrt_protocols_py import codec, conversions
+from aimrt_protocols_py.messages import Header, JointState
+
+
+def make_bytes(joints=20):
+    msg = JointState(header=Header(time_stamp=time.time_ns(), frame_id='base'))
+    for i in range(joints):
+        msg.joints.add(name=f'joint_{i:02d}', position=0.1 * i, velocity=-0.01 * i, effort=i)
+    return codec.encode(msg)
+
+
+def rate(label, fn, seconds):
+    n = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while True:
+        for _ in range(200):
+            fn()
+        n += 200
+        now = time.perf_counter()
+        if now >= deadline:
+            break
+    per_s = n / (now - start)
+    print(f'{label:<44} {per_s:>10.0f} msg/s  {1e6 / per_s:7.2f} us/msg')
+
+
+def main():
+    seconds = float(sys.argv[1]) if len(sys.argv) > 1 else 2.0
+    raw = make_bytes()
+    msg = codec.decode(JointState, raw)
+    accept = conversions.ALL_LOSSES
+    print(f'20-joint JointState, {len(raw)} bytes of protobuf')
+    rate('decode (pb bytes -> AimRT message)', lambda: codec.decode(JointState, raw), seconds)
+    rate('convert (AimRT -> sensor_msgs/JointState)',
+         lambda: conversions.joint_state_to_ros(msg, accept_losses=accept), seconds)
+    rate('decode + convert (pb bytes -> ROS 2 message)',
+         lambda: conversions.joint_state_to_ros(codec.decode(JointState, raw),
+                                                accept_losses=accept), seconds)
+
+
+if __name__ == '__main__':
+    main()

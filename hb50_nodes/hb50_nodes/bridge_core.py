@@ -1,0 +1,86 @@
+"""bridge_node's logic without ROS: validation -> arbitration -> watchdog -> simulation.
+
+Events are (level, text) tuples that bridge_node publishes on /hb50/status.
+"""
+
+from dataclasses import dataclass
+
+from . import levels
+from .arbitration import Arbiter
+from .layout import JOINT_NAMES
+from .physics import HardwareSim
+from .validation import InvalidCommand, damping_command, validate
+
+
+@dataclass(frozen=True)
+class BridgeConfig:
+    command_timeout: float = 0.1      # s without an applied command -> safe damping
+    damping_kd: float = 1.0           # N*m*s/rad used in safe damping
+    reject_report_period: float = 0.2  # s; repeats of one rejection reason are reported at most this often
+    joint_names: tuple = JOINT_NAMES
+
+
+class BridgeCore:
+
+    def __init__(self, cfg, sim_cfg, geo, limits, arbiter, now):
+        self.cfg = cfg
+        self.limits = limits
+        self.sim = HardwareSim(sim_cfg, geo)
+        self.arbiter = arbiter if arbiter is not None else Arbiter()
+        self.damping = damping_command(len(cfg.joint_names), cfg.damping_kd)
+        self.command = self.damping
+        self.damped = True          # no command yet: start passive
+        self.last_applied = None
+        self.rejected = 0
+        self.applied = 0
+        self.start = now
+        self._last_reject = ('', -1e9)
+
+    def on_command(self, msg, now):
+        """Validate and arbitrate one JointCommand; returns the events to report."""
+        try:
+            cmd = validate(msg, self.cfg.joint_names, self.limits)
+        except InvalidCommand as exc:
+            self.rejected += 1
+            reason, last = self._last_reject
+            if str(exc) != reason or now - last >= self.cfg.reject_report_period:
+                self._last_reject = (str(exc), now)
+                return [(levels.ERROR, f'rejected command from {msg.source_node!r}: {exc} '
+                         f'(rejected so far: {self.rejected})')]
+            return []
+        apply, events = self.arbiter.offer(cmd.source, now)
+        if apply:
+            self.command = cmd
+            self.last_applied = now
+            self.applied += 1
+            if self.damped:
+                self.damped = False
+                events.append((levels.OK, f'valid commands from {cmd.source}: drives enabled'))
+        return events
+
+    def step(self, now, dt):
+        """Check the watchdog and advance the simulation; returns the events to report."""
+        events = self.arbiter.poll(now)
+        if not self.damped and (self.last_applied is None
+                                or now - self.last_applied > self.cfg.command_timeout):
+            self.damped = True
+            self.command = self.damping
+            events.append((levels.WARN, f'no valid command for '
+                           f'{self.cfg.command_timeout * 1e3:.0f} ms: safe damping '
+                           f'(kp=0, kd={self.cfg.damping_kd:g}), drives disabled'))
+        self.sim.step(self.command, dt)
+        return events
+
+    @property
+    def drives_enabled(self):
+        return not self.damped
+
+    def status_strings(self):
+        out = []
+        if self.damped:
+            out.append('safe damping: no valid joint command')
+        if self.arbiter.active != self.arbiter.primary:
+            out.append(f'command source: {self.arbiter.active}')
+        if self.rejected:
+            out.append(f'rejected commands: {self.rejected}')
+        return out

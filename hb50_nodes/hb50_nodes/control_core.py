@@ -1,0 +1,230 @@
+"""control_node's logic without ROS: mode machine, joint targets and state estimation."""
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from . import kinematics, levels
+from .gait import InvalidVelocityCommand, Trot, VelocityCommand, scale_velocity, smoothstep
+from .layout import NUM_JOINTS, NUM_LEGS
+from .physics import GRAVITY
+
+# RobotState enums (values as in hb50_commons/msg/RobotState.msg).
+MODE_IDLE, MODE_STAND_UP, MODE_STAND, MODE_LOCOMOTION, MODE_DAMPING = 0, 1, 2, 3, 4
+TYPE_STATIC, TYPE_DYNAMIC = 0, 1
+GAIT_IDLE, GAIT_STAND, GAIT_WALK, GAIT_RUN = 0, 1, 2, 3
+
+
+@dataclass(frozen=True)
+class ControlConfig:
+    stand_height: float = 0.28        # m, hip height when standing
+    height_range: float = 0.04        # m per unit of normalised linear.z
+    stand_up_time: float = 2.0        # s
+    kp: float = 60.0                  # N*m/rad
+    kd: float = 2.0                   # N*m*s/rad
+    body_mass: float = 15.0           # kg, for the gravity feed-forward
+    cmd_vel_lin: float = 0.5          # m/s per unit of normalised linear x/y
+    cmd_vel_ang: float = 1.0          # rad/s per unit of normalised angular x/y/z
+    velocity_timeout: float = 0.5     # s; an older velocity command counts as zero
+    accel_limit: float = 1.0          # m/s^2 (and rad/s^2) ramp on the commanded twist
+    gait_period: float = 0.4          # s per trot cycle
+    step_height: float = 0.05         # m
+    run_fraction: float = 0.6         # |v| above this fraction of cmd_vel_lin is labelled RUN
+    replan_threshold: float = 0.35    # rad tracking error that restarts a smooth stand-up
+    contact_force: float = 20.0       # N of estimated vertical force that means contact
+    velocity_filter: float = 0.02     # per-tick low-pass factor of the body velocity estimate
+
+
+@dataclass
+class Estimate:
+    """State estimate published as RobotState."""
+
+    feet: np.ndarray = field(default_factory=lambda: np.zeros((NUM_LEGS, 3)))
+    foot_vel: np.ndarray = field(default_factory=lambda: np.zeros((NUM_LEGS, 3)))
+    force: np.ndarray = field(default_factory=lambda: np.zeros((NUM_LEGS, 3)))
+    contact: np.ndarray = field(default_factory=lambda: np.zeros(NUM_LEGS, dtype=bool))
+    position: np.ndarray = field(default_factory=lambda: np.zeros(3))
+    quat: tuple = (0.0, 0.0, 0.0, 1.0)
+    body_lin: np.ndarray = field(default_factory=lambda: np.zeros(3))
+    body_ang: np.ndarray = field(default_factory=lambda: np.zeros(3))
+    world_lin: np.ndarray = field(default_factory=lambda: np.zeros(3))
+
+
+@dataclass
+class JointTargets:
+    kp: np.ndarray
+    kd: np.ndarray
+    t_pos: np.ndarray
+    t_vel: np.ndarray
+    t_trq: np.ndarray
+
+
+class ControlCore:
+
+    def __init__(self, cfg, geo):
+        self.cfg = cfg
+        self.geo = geo
+        self.mode = MODE_IDLE
+        self.gait = GAIT_IDLE
+        self.trot = Trot(cfg.gait_period, cfg.step_height)
+        self.est = Estimate()
+        self.q = None                # latest measured joint positions (12,)
+        self.dq = np.zeros(NUM_JOINTS)
+        self.tau = np.zeros(NUM_JOINTS)
+        self.target = None           # last commanded joint positions (12,)
+        self.cmd = VelocityCommand()
+        self.cmd_time = None
+        self.twist = np.zeros(3)     # ramped (vx, vy, wz) actually walked
+        self.height = cfg.stand_height
+        self._stand_from = None
+        self._stand_t = 0.0
+        self._still_time = 0.0
+
+    # --- inputs ---------------------------------------------------------------------------
+    def on_bridge_data(self, q, dq, tau, quat, gyro):
+        self.q = np.asarray(q, dtype=float)
+        self.dq = np.asarray(dq, dtype=float)
+        self.tau = np.asarray(tau, dtype=float)
+        self.est.quat = tuple(float(v) for v in quat)
+        self.est.body_ang = np.asarray(gyro, dtype=float)
+
+    def on_velocity_command(self, linear, angular, now):
+        """Returns an event when the command is ignored."""
+        try:
+            self.cmd = scale_velocity(linear, angular, self.cfg.cmd_vel_lin,
+                                      self.cfg.cmd_vel_ang)
+        except InvalidVelocityCommand as exc:
+            return [(levels.WARN, f'velocity command ignored: {exc}')]
+        self.cmd_time = now
+        return []
+
+    # --- helpers --------------------------------------------------------------------------
+    def nominal_feet(self, height):
+        hips = self.geo.hips
+        out = hips.copy()
+        out[:, 1] += np.sign(hips[:, 1]) * self.geo.l_abad
+        out[:, 2] = -height
+        return out
+
+    def stand_pose(self):
+        return kinematics.inverse(self.geo, self.nominal_feet(self.cfg.stand_height)).reshape(-1)
+
+    def _gravity_ff(self, q, stance, scale=1.0):
+        """Feed-forward torques that carry the body weight on the stance feet."""
+        n = int(np.count_nonzero(stance))
+        if n == 0:
+            return np.zeros(NUM_JOINTS)
+        force = np.zeros((NUM_LEGS, 3))
+        force[stance, 2] = scale * self.cfg.body_mass * GRAVITY / n
+        jac = kinematics.jacobian(self.geo, q.reshape(NUM_LEGS, 3))
+        return -kinematics.joint_torque_from_force(jac, force).reshape(-1)
+
+    def _start_stand_up(self):
+        self.mode = MODE_STAND_UP
+        self._stand_from = self.q.copy()
+        self._stand_t = 0.0
+        self.trot.reset()
+        self.twist[:] = 0.0
+
+    # --- 500 Hz step ----------------------------------------------------------------------
+    def step(self, now, dt):
+        """Returns (JointTargets or None, events)."""
+        events = []
+        if self.q is None:
+            return None, events
+        self._estimate(dt)
+        if self.mode == MODE_IDLE:
+            self._start_stand_up()
+            events.append((levels.OK, 'standing up'))
+        elif self.target is not None and np.max(np.abs(self.q - self.target)) > \
+                self.cfg.replan_threshold and self.mode != MODE_STAND_UP:
+            # Someone else moved the joints (custom source, damping): stand up from here.
+            self._start_stand_up()
+            events.append((levels.WARN, 'joints far from target: standing up again'))
+        cmd = self.cmd
+        if self.cmd_time is None or now - self.cmd_time > self.cfg.velocity_timeout:
+            cmd = VelocityCommand()
+        height = self.cfg.stand_height + cmd.height * self.cfg.height_range
+        self.height += np.clip(height - self.height, -0.05 * dt, 0.05 * dt)
+        if self.mode == MODE_STAND_UP:
+            target, t_vel, ff = self._stand_up(dt)
+        else:
+            target, t_vel, ff = self._walk(cmd, dt, events)
+        self.target = target
+        n = NUM_JOINTS
+        return JointTargets(np.full(n, self.cfg.kp), np.full(n, self.cfg.kd), target, t_vel,
+                            ff), events
+
+    def _stand_up(self, dt):
+        self._stand_t += dt
+        duration = self.cfg.stand_up_time
+        stand = self.stand_pose()
+        s = self._stand_t / duration
+        a, a_next = smoothstep(s), smoothstep(s + dt / duration)
+        target = self._stand_from + a * (stand - self._stand_from)
+        t_vel = (a_next - a) / dt * (stand - self._stand_from)
+        ff = self._gravity_ff(target, np.ones(NUM_LEGS, dtype=bool), a)
+        if s >= 1.0:
+            self.mode = MODE_STAND
+            self.gait = GAIT_STAND
+            self.height = self.cfg.stand_height
+        else:
+            self.gait = GAIT_STAND
+        return target, t_vel, ff
+
+    def _walk(self, cmd, dt, events):
+        cfg = self.cfg
+        want = np.array([cmd.vx, cmd.vy, cmd.yaw_rate])
+        self.twist += np.clip(want - self.twist, -cfg.accel_limit * dt, cfg.accel_limit * dt)
+        moving = cmd.moving or np.max(np.abs(self.twist)) > 1e-3
+        if self.mode == MODE_STAND and moving:
+            self.mode = MODE_LOCOMOTION
+            self.trot.reset()
+            self._still_time = 0.0
+            events.append((levels.OK, 'locomotion: trotting'))
+        nominal = self.nominal_feet(self.height)
+        if self.mode == MODE_LOCOMOTION:
+            feet = self.trot.feet(nominal, *self.twist)
+            stance = self.trot.stance()
+            touchdown = self.trot.advance(dt)
+            feet_next = self.trot.feet(nominal, *self.twist)
+            self._still_time = 0.0 if moving else self._still_time + dt
+            fast = np.hypot(self.twist[0], self.twist[1]) > cfg.run_fraction * cfg.cmd_vel_lin
+            self.gait = GAIT_RUN if fast else GAIT_WALK
+            if touchdown and self._still_time >= cfg.gait_period:
+                # Stop at a touchdown: with zero twist every foot is back on its nominal spot.
+                self.mode = MODE_STAND
+                self.gait = GAIT_STAND
+                events.append((levels.OK, 'standing'))
+        else:
+            feet = feet_next = nominal
+            stance = np.ones(NUM_LEGS, dtype=bool)
+            self.gait = GAIT_STAND
+        target = kinematics.inverse(self.geo, feet).reshape(-1)
+        target_next = kinematics.inverse(self.geo, feet_next).reshape(-1)
+        return target, (target_next - target) / dt, self._gravity_ff(target, stance)
+
+    def _estimate(self, dt):
+        cfg, est = self.cfg, self.est
+        q = self.q.reshape(NUM_LEGS, 3)
+        jac = kinematics.jacobian(self.geo, q)
+        est.feet = kinematics.forward(self.geo, q)
+        est.foot_vel = kinematics.foot_velocity(jac, self.dq.reshape(NUM_LEGS, 3))
+        est.force = kinematics.foot_force_from_torque(jac, self.tau.reshape(NUM_LEGS, 3))
+        est.contact = est.force[:, 2] > cfg.contact_force
+        vx, vy, wz = kinematics.body_twist_from_feet(est.feet, est.foot_vel, est.contact)
+        alpha = cfg.velocity_filter
+        est.body_lin[0] += alpha * (vx - est.body_lin[0])
+        est.body_lin[1] += alpha * (vy - est.body_lin[1])
+        x, y, z, w = est.quat
+        yaw = np.arctan2(2.0 * (w * z + x * y), 1.0 - 2.0 * (y * y + z * z))
+        c, s = np.cos(yaw), np.sin(yaw)
+        est.world_lin = np.array([c * est.body_lin[0] - s * est.body_lin[1],
+                                  s * est.body_lin[0] + c * est.body_lin[1], 0.0])
+        est.position[:2] += est.world_lin[:2] * dt
+        if est.contact.any():
+            est.position[2] = float(np.max(-est.feet[est.contact, 2]))
+
+    @property
+    def motion_type(self):
+        return TYPE_DYNAMIC if self.mode == MODE_LOCOMOTION else TYPE_STATIC

@@ -1,0 +1,29 @@
+from glob import glob
+
+from setuptools import find_packages, setup
+
+package_name = 'horus_bridge'
+
+setup(
+    name=package_name,
+    version='0.1.0',
+    packages=find_packages(exclude=['test']),
+    data_files=[
+        ('share/ament_index/resource_index/packages', ['resource/' + package_name]),
+        ('share/' + package_name, ['package.xml']),
+        ('share/' + package_name + '/config', glob('config/*.yaml')),
+        ('share/' + package_name + '/launch', glob('launch/*.launch.py')),
+    ],
+    install_requires=['setuptools'],
+    zip_safe=True,
+    maintainer='horus_msg_py maintainers',
+    maintainer_email='maintainers@example.com',
+    description='HORUS shared-memory <-> ROS 2 bridge node',
+    license='Apache-2.0',
+    tests_require=['pytest'],
+    entry_points={
+        'console_scripts': [
+            'horus_bridge = horus_bridge.bridge_node:main',
+        ],
+    },
+)

@@ -1,0 +1,54 @@
+"""A simulated CAN bus carrying RobStride frames between the host and SimMotors.
+
+Delivery is synchronous: send() hands the frame to the addressed motor at once and queues
+its replies for the host's next receive(). The bus state can be forced to "not open" or
+"send fail" to exercise comm_state handling.
+"""
+from collections import deque
+
+from .protocol import CanFrame
+
+BUS_OK = 'ok'
+BUS_NOT_OPEN = 'not_open'
+BUS_SEND_FAIL = 'send_fail'
+BUS_STATES = (BUS_OK, BUS_NOT_OPEN, BUS_SEND_FAIL)
+
+
+class BusError(RuntimeError):
+    """send() on a bus that is not open or fails to send."""
+
+    def __init__(self, state: str):
+        super().__init__(f'CAN bus {state}')
+        self.state = state
+
+
+class SimBus:
+    def __init__(self, motors, host_id: int = 0xFD, log_tx: bool = False):
+        self.motors = {m.can_id: m for m in motors}
+        self.host_id = host_id
+        self.state = BUS_OK
+        self._rx = deque()
+        # Optional record of every frame sent, (time, frame): used by tests and demos.
+        self.tx_log = [] if log_tx else None
+
+    def send(self, frame: CanFrame, now: float):
+        if self.state != BUS_OK:
+            raise BusError(self.state)
+        if self.tx_log is not None:
+            self.tx_log.append((now, frame))
+        motor = self.motors.get(frame.dest)
+        if motor is not None:
+            self._rx.extend(motor.handle(frame, now))
+
+    def receive(self):
+        """Drain and return every frame the motors sent since the last call."""
+        frames = list(self._rx)
+        self._rx.clear()
+        return frames
+
+    def step(self, dt: float, now: float):
+        """Advance every motor's physics; unsolicited frames join the receive queue."""
+        for motor in self.motors.values():
+            frames = motor.step(dt, now, self.host_id)
+            if self.state == BUS_OK:
+                self._rx.extend(frames)

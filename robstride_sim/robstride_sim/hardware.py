@@ -1,0 +1,363 @@
+"""The hardware-interface logic of robstride_hardware_interface, in plain Python.
+
+Mirrors upstream's ros2_control read()/write() cycle over a CAN bus (here a SimBus, but only
+frames cross the boundary): read() decodes feedback and detects stale joints, write() sends
+motion frames, re-enables joints not confirmed torqued (at most every enable_retry_s per joint)
+and sends Disable to lost, faulted or torque-off joints. The service semantics (get/set/zero/
+reboot/set_torque/reactivate) are methods here; the ROS node only translates.
+
+Units at this API are joint-side: position rad, velocity rad/s, effort N*m, after the joint
+direction (+1/-1) is applied. Parameter writes by index go to the motor untransformed.
+"""
+from dataclasses import dataclass, field
+import math
+from typing import Callable, List, Optional, Sequence
+
+from . import protocol as proto
+from .bus import BUS_NOT_OPEN, BusError
+from .models import MotorModel, P_MAX
+from .params import ParamError, parse_index, validate_write
+
+COMM_STATE_OK = 0
+COMM_STATE_BUS_NOT_OPEN = -1
+COMM_STATE_SEND_FAIL = -2
+
+RUN_STATE_MOTOR = 2
+
+GET_ITEMS = ('position', 'velocity', 'torque', 'effort', 'temperature', 'run_state',
+             'fault_bits')
+GAIN_ITEMS = ('kp', 'kd')
+
+
+class UnknownMotorError(LookupError):
+    """No configured joint has this CAN id."""
+
+
+class UnknownItemError(LookupError):
+    """An item_name Get does not know."""
+
+
+class CommandError(ValueError):
+    """A joint command that cannot be applied (nothing of it was applied)."""
+
+
+class CommandIgnoredError(RuntimeError):
+    """A joint command arrived while the interface is frozen after a joint loss."""
+
+
+class ReactivationError(RuntimeError):
+    """Reactivation refused (a joint still gives no feedback)."""
+
+
+@dataclass
+class JointConfig:
+    name: str
+    can_id: int
+    model: MotorModel
+    direction: int = 1
+    kp: float = 0.0
+    kd: float = 0.0
+
+    def validate(self):
+        if not 1 <= self.can_id <= 127:
+            raise ValueError(f'joint {self.name}: CAN id {self.can_id} outside 1..127')
+        if self.direction not in (1, -1):
+            raise ValueError(f'joint {self.name}: direction must be 1 or -1')
+        for gain, top in (('kp', self.model.kp_max), ('kd', self.model.kd_max)):
+            value = getattr(self, gain)
+            if not 0.0 <= value <= top:
+                raise ValueError(f'joint {self.name}: {gain} {value} outside [0, {top}] '
+                                 f'for {self.model.name}')
+
+
+@dataclass
+class JointRuntime:
+    """Decoded state and command bookkeeping of one joint (motor side for state)."""
+    cfg: JointConfig
+    position: float = 0.0
+    velocity: float = 0.0
+    torque: float = 0.0
+    temperature: float = 0.0
+    run_state: int = 0
+    fault_bits: int = 0
+    last_feedback: Optional[float] = None
+    have_feedback: bool = False
+    lost: bool = False
+    kp: float = 0.0
+    kd: float = 0.0
+    pending_gains: dict = field(default_factory=dict)
+    # Joint-side targets; None until the first feedback sets them to the current position.
+    target_position: Optional[float] = None
+    target_velocity: float = 0.0
+    target_effort: float = 0.0
+    last_enable: Optional[float] = None
+
+    @property
+    def enabled(self) -> bool:
+        return self.run_state == RUN_STATE_MOTOR
+
+
+def validate_joints(joints: Sequence[JointConfig]):
+    if not joints:
+        raise ValueError('at least one joint is required')
+    names = [j.name for j in joints]
+    ids = [j.can_id for j in joints]
+    if len(set(names)) != len(names):
+        raise ValueError(f'joint names are not unique: {names}')
+    if len(set(ids)) != len(ids):
+        raise ValueError(f'CAN ids are not unique: {ids}')
+    for j in joints:
+        j.validate()
+
+
+class RobstrideHardware:
+    def __init__(self, joints: Sequence[JointConfig], bus, host_id: int = 0xFD,
+                 error_timeout_s: float = 4.0, freeze_on_joint_loss: bool = True,
+                 enable_retry_s: float = 0.2,
+                 log: Optional[Callable[[str, str], None]] = None):
+        validate_joints(joints)
+        self.bus = bus
+        self.host_id = host_id
+        self.error_timeout_s = error_timeout_s
+        self.freeze_on_joint_loss = freeze_on_joint_loss
+        self.enable_retry_s = enable_retry_s
+        self._log = log or (lambda level, msg: None)
+        self.joints: List[JointRuntime] = [
+            JointRuntime(cfg=j, kp=j.kp, kd=j.kd) for j in joints]
+        self._by_id = {j.cfg.can_id: j for j in self.joints}
+        self._by_name = {j.cfg.name: j for j in self.joints}
+        self.comm_state = COMM_STATE_OK
+        self.frozen = False
+        self.torque_on = True
+        self._active_since = None
+
+    # --- lifecycle -----------------------------------------------------------------------
+
+    def activate(self, now: float):
+        """on_activate equivalent: accept commands again, hold every joint where it is and
+        let write() (re-)enable the motors."""
+        self._active_since = now
+        self.frozen = False
+        for j in self.joints:
+            j.lost = False
+            j.last_enable = None
+            self._hold(j)
+
+    def reactivate(self, now: float):
+        """Recover from a joint loss. Refused while a joint's feedback is still stale."""
+        stale = [j.cfg.name for j in self.joints if self._is_stale(j, now)]
+        if stale:
+            raise ReactivationError('no fresh feedback from ' + ', '.join(stale))
+        self.activate(now)
+
+    @staticmethod
+    def _hold(j: JointRuntime):
+        # Hold the last decoded position (none yet: set on first feedback).
+        j.target_position = (j.position * j.cfg.direction) if j.have_feedback else None
+        j.target_velocity = 0.0
+        j.target_effort = 0.0
+
+    # --- read ------------------------------------------------------------------------------
+
+    def read(self, now: float):
+        if self._active_since is None:
+            self.activate(now)
+        if self.bus.state == BUS_NOT_OPEN:
+            self.comm_state = COMM_STATE_BUS_NOT_OPEN
+        frames = self.bus.receive()
+        for frame in frames:
+            self._decode(frame, now)
+        for j in self.joints:
+            if not j.lost and self._is_stale(j, now):
+                self._lose(j, now)
+
+    def _decode(self, frame: proto.CanFrame, now: float):
+        j = self._by_id.get(proto.feedback_motor_id(frame))
+        if j is None:
+            return
+        kind = frame.comm_type
+        if kind == proto.CommType.FEEDBACK:
+            fb = proto.decode_feedback(j.cfg.model, frame)
+            j.position, j.velocity, j.torque = fb.position, fb.velocity, fb.torque
+            j.temperature = fb.temperature
+            if fb.run_state != j.run_state:
+                self._log('info', f'{j.cfg.name}: run_state {j.run_state} -> {fb.run_state}')
+            j.run_state = fb.run_state
+            if fb.fault_flags == 0:
+                j.fault_bits = 0      # the motor reports no fault: anything latched cleared
+            elif j.fault_bits == 0:
+                # Only the summary flags so far; a fault frame refines the word.
+                j.fault_bits = proto.flags_to_fault_word(fb.fault_flags)
+        elif kind == proto.CommType.FAULT:
+            word = proto.decode_fault(frame)
+            if word and word != j.fault_bits:
+                self._log('error', f'{j.cfg.name}: fault_bits 0x{word:X}')
+            j.fault_bits = word
+        else:
+            return
+        j.last_feedback = now
+        if not j.have_feedback:
+            j.have_feedback = True
+            if j.target_position is None:
+                self._hold(j)
+
+    def _is_stale(self, j: JointRuntime, now: float) -> bool:
+        ref = j.last_feedback if j.last_feedback is not None else self._active_since
+        return ref is not None and now - ref > self.error_timeout_s
+
+    def _lose(self, j: JointRuntime, now: float):
+        j.lost = True
+        self._log('error', f'{j.cfg.name} (id {j.cfg.can_id}): no feedback for '
+                           f'{self.error_timeout_s * 1000:.0f} ms, joint lost')
+        if self.freeze_on_joint_loss and not self.frozen:
+            self.frozen = True
+            for other in self.joints:
+                self._hold(other)
+            self._log('error', 'freeze_on_joint_loss: all joints hold position, commands '
+                               'ignored until reactivation')
+
+    # --- write -----------------------------------------------------------------------------
+
+    def write(self, now: float):
+        ok = True
+        for j in self.joints:
+            # kp/kd from Set take effect here, never earlier.
+            if j.pending_gains:
+                j.kp = j.pending_gains.pop('kp', j.kp)
+                j.kd = j.pending_gains.pop('kd', j.kd)
+            ok &= self._write_joint(j, now)
+        if ok:
+            self.comm_state = COMM_STATE_OK
+
+    def _write_joint(self, j: JointRuntime, now: float) -> bool:
+        cid = j.cfg.can_id
+        if j.lost or j.fault_bits or not self.torque_on:
+            return self._send(proto.encode_stop(self.host_id, cid), now)
+        if not j.enabled:
+            due = j.last_enable is None or now - j.last_enable >= self.enable_retry_s
+            if due:
+                j.last_enable = now
+                return self._send(proto.encode_enable(self.host_id, cid), now)
+        if j.target_position is None:
+            return True               # nothing to command before the first feedback
+        d = j.cfg.direction
+        frame = proto.encode_motion(j.cfg.model, cid, d * j.target_position,
+                                    d * j.target_velocity, j.kp, j.kd, d * j.target_effort)
+        return self._send(frame, now)
+
+    def _send(self, frame, now) -> bool:
+        try:
+            self.bus.send(frame, now)
+            return True
+        except BusError as exc:
+            self.comm_state = (COMM_STATE_BUS_NOT_OPEN if exc.state == BUS_NOT_OPEN
+                               else COMM_STATE_SEND_FAIL)
+            return False
+
+    # --- commands --------------------------------------------------------------------------
+
+    def command(self, names: Sequence[str], positions: Sequence[float],
+                velocities: Sequence[float], efforts: Sequence[float]):
+        """Apply joint targets; each of positions/velocities/efforts is empty (keep that
+        target) or one value per name. names empty means all joints in joint order.
+        Validates everything first: raises CommandError and applies nothing on bad input,
+        CommandIgnoredError while frozen."""
+        if self.frozen:
+            raise CommandIgnoredError('frozen after a joint loss; call reactivate')
+        if not names:
+            names = [j.cfg.name for j in self.joints]
+        if len(set(names)) != len(names):
+            raise CommandError(f'duplicate joint names in command: {list(names)}')
+        targets = []
+        for name in names:
+            if name not in self._by_name:
+                raise CommandError(f'unknown joint {name!r}')
+            targets.append(self._by_name[name])
+        fields = (('position', positions, lambda m: P_MAX), ('velocity', velocities,
+                  lambda m: m.v_max), ('effort', efforts, lambda m: m.t_max))
+        for label, values, limit in fields:
+            if len(values) not in (0, len(names)):
+                raise CommandError(f'{label} has {len(values)} values for {len(names)} joints')
+            for j, v in zip(targets, values):
+                top = limit(j.cfg.model)
+                if not math.isfinite(v) or abs(v) > top:
+                    raise CommandError(f'{j.cfg.name}: {label} {v} outside +-{top:g}')
+        if not positions:
+            unknown = [j.cfg.name for j in targets if j.target_position is None]
+            if unknown:
+                raise CommandError('no feedback yet (position unknown) from '
+                                   + ', '.join(unknown) + ': give a position target')
+        for i, j in enumerate(targets):
+            if positions:
+                j.target_position = float(positions[i])
+            if velocities:
+                j.target_velocity = float(velocities[i])
+            if efforts:
+                j.target_effort = float(efforts[i])
+
+    # --- services --------------------------------------------------------------------------
+
+    def joint_by_id(self, can_id: int) -> JointRuntime:
+        try:
+            return self._by_id[int(can_id)]
+        except KeyError:
+            raise UnknownMotorError(f'no joint with CAN id {can_id}') from None
+
+    def get_item(self, can_id: int, item: str) -> float:
+        j = self.joint_by_id(can_id)
+        key = item.strip().lower()
+        d = j.cfg.direction
+        if key == 'position':
+            return d * j.position
+        if key == 'velocity':
+            return d * j.velocity
+        if key in ('torque', 'effort'):
+            return d * j.torque
+        if key == 'temperature':
+            return j.temperature
+        if key == 'run_state':
+            return float(j.run_state)
+        if key == 'fault_bits':
+            return float(j.fault_bits)
+        raise UnknownItemError(f'unknown item {item!r}; known: {", ".join(GET_ITEMS)}')
+
+    def set_item(self, can_id: int, item: str, value: float, now: float):
+        """kp/kd: queued for the next write(). Otherwise a parameter write by index, validated
+        first (ParamError) and then sent."""
+        j = self.joint_by_id(can_id)
+        key = item.strip().lower()
+        value = float(value)
+        if key in GAIN_ITEMS:
+            top = j.cfg.model.kp_max if key == 'kp' else j.cfg.model.kd_max
+            if not math.isfinite(value) or not 0.0 <= value <= top:
+                raise ParamError(f'{key} {value:g} outside [0, {top:g}] for {j.cfg.model.name}')
+            j.pending_gains[key] = value
+            return
+        index = parse_index(item)
+        validate_write(j.cfg.model, index, value)
+        if not self._send(proto.encode_param_write(self.host_id, j.cfg.can_id, index, value),
+                          now):
+            raise BusError('not open' if self.comm_state == COMM_STATE_BUS_NOT_OPEN
+                           else 'send fail')
+
+    def set_zero(self, can_id: int, now: float):
+        j = self.joint_by_id(can_id)
+        if not self._send(proto.encode_set_zero(self.host_id, j.cfg.can_id), now):
+            raise BusError('send failed')
+        # The held target moves with the zero, so the motor does not jump to the old angle.
+        shift = j.position * j.cfg.direction
+        if j.target_position is not None:
+            j.target_position -= shift
+
+    def reboot(self, can_id: int, now: float):
+        """Stop with the clear-fault flag, whatever fault_bits says; write() re-enables."""
+        j = self.joint_by_id(can_id)
+        if not self._send(proto.encode_stop(self.host_id, j.cfg.can_id, clear_fault=True), now):
+            raise BusError('send failed')
+
+    def set_torque(self, on: bool):
+        if on and not self.torque_on:
+            for j in self.joints:
+                j.last_enable = None
+                self._hold(j)     # torque back on where the joint is now, not at old targets
+        self.torque_on = bool(on)

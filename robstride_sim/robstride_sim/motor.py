@@ -1,0 +1,240 @@
+"""A simulated RobStride motor: run-state machine, latched faults, parameter table, physics.
+
+It speaks CAN frames (protocol.py) and is plain Python, so it is unit-testable without ROS.
+All quantities here are on the motor side (the hardware interface applies joint direction).
+"""
+import math
+
+from . import protocol as proto
+from .models import MotorModel
+from .params import (CAN_TIMEOUT_TICKS_PER_S, PARAMS, PARAMS_BY_NAME, ParamError,
+                     RUN_MODE_CSP, RUN_MODE_CURRENT, RUN_MODE_MOTION, RUN_MODE_PP,
+                     RUN_MODE_VELOCITY, validate_write)
+
+RUN_STATE_RESET = 0
+RUN_STATE_CALIBRATION = 1
+RUN_STATE_MOTOR = 2
+
+# Simulation constants (not vendor data; documented in the README).
+AMBIENT_C = 25.0
+OVERTEMP_C = 100.0           # latch FAULT_OVER_TEMPERATURE above this winding temperature
+HEAT_RATE_C_PER_S = 2.0      # heating at full model torque with heat_gain 1
+THERMAL_TIME_CONSTANT_S = 60.0
+UNDERVOLTAGE_V = 18.0
+OVERVOLTAGE_V = 60.0
+NOMINAL_VBUS_V = 48.0
+MAX_SUBSTEP_S = 0.005        # longer steps are split (keeps the thermal/PI explicit parts sane)
+
+
+def _pidx(name: str) -> int:
+    return PARAMS_BY_NAME[name].index
+
+
+IDX = {name: _pidx(name) for name in PARAMS_BY_NAME}
+
+
+class SimMotor:
+    """One motor on the simulated bus, addressed by its CAN id."""
+
+    def __init__(self, can_id: int, model: MotorModel):
+        self.can_id = can_id
+        self.model = model
+        self.run_state = RUN_STATE_RESET
+        self.faults = 0
+        self.position = 0.0          # rad, relative to the mechanical zero
+        self.velocity = 0.0
+        self.torque = 0.0            # motor torque actually applied
+        self.temperature = AMBIENT_C
+        self.params = {i: spec.default_for(model) for i, spec in PARAMS.items()}
+        # Last motion-control command (type 1): position, velocity, kp, kd, torque.
+        self.motion = (0.0, 0.0, 0.0, 0.0, 0.0)
+        self._integral = 0.0         # velocity-loop integrator (A)
+        self._last_rx = None         # time of the last frame addressed to us (canTimeout)
+        # Environment / fault injection.
+        self.hung = False            # MCU hung: answers nothing, keeps its last output
+        self.load_torque = 0.0       # external torque on the shaft (N*m)
+        self.vbus = NOMINAL_VBUS_V
+        self.heat_gain = 1.0
+        self.ambient = AMBIENT_C
+
+    # --- bus side ----------------------------------------------------------------------
+
+    def _feedback(self, host_id: int) -> proto.CanFrame:
+        return proto.encode_feedback(self.model, host_id, self.can_id, self.run_state,
+                                     self.faults, self.position, self.velocity, self.torque,
+                                     self.temperature)
+
+    def handle(self, frame: proto.CanFrame, now: float):
+        """React to one host->motor frame; return the list of reply frames."""
+        if self.hung or frame.dest != self.can_id:
+            return []
+        self._last_rx = now
+        kind = frame.comm_type
+        host = proto.host_of(frame)
+        if kind == proto.CommType.MOTION:
+            host = self._motion_host
+            self.motion = proto.decode_motion(self.model, frame)
+        elif kind == proto.CommType.ENABLE:
+            # A motor with a latched fault refuses to torque up.
+            if self.faults == 0:
+                self.run_state = RUN_STATE_MOTOR
+                self._integral = 0.0
+            self._motion_host = host
+        elif kind == proto.CommType.STOP:
+            self.run_state = RUN_STATE_RESET
+            if frame.data[0] == 1:
+                self.faults = 0
+            self._motion_host = host
+        elif kind == proto.CommType.SET_ZERO:
+            if frame.data[0] == 1:
+                # Mechanical zero at the current position; a position target follows it.
+                shift = self.position
+                self.position = 0.0
+                self.params[IDX['loc_ref']] -= shift
+            self._motion_host = host
+        elif kind == proto.CommType.PARAM_WRITE:
+            index, value = proto.decode_param(frame)
+            try:
+                validate_write(self.model, index, value)
+            except ParamError:
+                return []            # the real motor ignores invalid writes silently
+            if index == IDX['run_mode'] and int(value) != int(self.params[index]):
+                self._integral = 0.0
+            self.params[index] = value
+            self._motion_host = host
+        elif kind == proto.CommType.PARAM_READ:
+            index, _ = proto.decode_param(frame)
+            if index not in PARAMS:
+                return []
+            return [proto.encode_param_reply(host, self.can_id, index, self.read_param(index))]
+        else:
+            return []
+        return [self._feedback(host)]
+
+    # The motion frame carries the torque in data area 2, so it has no host id; replies go
+    # to the host that last sent a frame carrying one (0xFD, the usual host id, until then).
+    _motion_host = 0xFD
+
+    def read_param(self, index: int) -> float:
+        if index == IDX['mechPos']:
+            return self.position
+        if index == IDX['mechVel']:
+            return self.velocity
+        if index == IDX['VBUS']:
+            return self.vbus
+        if index == IDX['iqf']:
+            return self.torque / self.model.kt
+        return self.params[index]
+
+    # --- physics -----------------------------------------------------------------------
+
+    def _check_faults(self, now: float):
+        """Latch new faults; return the fault frame to emit when new bits appeared."""
+        new = 0
+        if self.vbus < UNDERVOLTAGE_V:
+            new |= proto.FAULT_UNDER_VOLTAGE
+        if self.vbus > OVERVOLTAGE_V:
+            new |= proto.FAULT_OVER_VOLTAGE
+        if self.temperature > OVERTEMP_C:
+            new |= proto.FAULT_OVER_TEMPERATURE
+        return self.latch(new)
+
+    def latch(self, bits: int) -> bool:
+        """Latch fault bits (also used for injection); a fault drops the motor to reset.
+        Returns True if any bit was new."""
+        added = bits & ~self.faults
+        self.faults |= bits
+        if self.faults:
+            self.run_state = RUN_STATE_RESET
+        return bool(added)
+
+    def _control_law(self):
+        """Torque as an affine function of the state, tau = c0 + cp*p + cv*v, and its limit.
+
+        Keeping it affine lets step() integrate the stiff part implicitly, so any gain the
+        protocol can carry (kp up to 5000) is stable at a 2 ms step.
+        """
+        m = self.model
+        prm = self.params
+        limit = min(prm[IDX['limit_torque']], m.t_max)
+        mode = int(prm[IDX['run_mode']])
+        kt = m.kt
+        limit_cur = prm[IDX['limit_cur']]
+        if mode == RUN_MODE_MOTION:
+            p_des, v_des, kp, kd, t_ff = self.motion
+            return t_ff + kp * p_des + kd * v_des, -kp, -kd, limit
+        limit = min(limit, kt * limit_cur)
+        spd_kp = prm[IDX['spd_kp']]
+        if mode == RUN_MODE_CURRENT:
+            iq = max(-limit_cur, min(limit_cur, prm[IDX['iq_ref']]))
+            return kt * iq, 0.0, 0.0, limit
+        if mode == RUN_MODE_VELOCITY:
+            v_ref = max(-m.v_max, min(m.v_max, prm[IDX['spd_ref']]))
+            return kt * (spd_kp * v_ref + self._integral), 0.0, -kt * spd_kp, limit
+        if mode in (RUN_MODE_PP, RUN_MODE_CSP):
+            lim_v = prm[IDX['limit_spd']]
+            loc_kp = prm[IDX['loc_kp']]
+            v_cmd = loc_kp * (prm[IDX['loc_ref']] - self.position)
+            if abs(v_cmd) > lim_v:     # saturated outer loop: constant velocity target
+                v_sat = math.copysign(lim_v, v_cmd)
+                return kt * (spd_kp * v_sat + self._integral), 0.0, -kt * spd_kp, limit
+            return (kt * (spd_kp * loc_kp * prm[IDX['loc_ref']] + self._integral),
+                    -kt * spd_kp * loc_kp, -kt * spd_kp, limit)
+        return 0.0, 0.0, 0.0, 0.0           # set-zero mode: no torque
+
+    def _velocity_target(self):
+        prm = self.params
+        mode = int(prm[IDX['run_mode']])
+        if mode == RUN_MODE_VELOCITY:
+            return prm[IDX['spd_ref']]
+        if mode in (RUN_MODE_PP, RUN_MODE_CSP):
+            lim_v = prm[IDX['limit_spd']]
+            v = prm[IDX['loc_kp']] * (prm[IDX['loc_ref']] - self.position)
+            return max(-lim_v, min(lim_v, v))
+        return None
+
+    def step(self, dt: float, now: float, host_id: int = 0xFD):
+        """Advance the motor by dt seconds; return unsolicited frames (fault reports)."""
+        out = []
+        if dt <= 0.0:
+            return out
+        timeout_ticks = self.params[IDX['canTimeout']]
+        if (timeout_ticks > 0 and self.run_state == RUN_STATE_MOTOR and self._last_rx is not None
+                and now - self._last_rx > timeout_ticks / CAN_TIMEOUT_TICKS_PER_S):
+            self.run_state = RUN_STATE_RESET      # CAN watchdog: stop driving
+        n = max(1, int(math.ceil(dt / MAX_SUBSTEP_S)))
+        h = dt / n
+        for _ in range(n):
+            if self._check_faults(now) and not self.hung:
+                out.append(proto.encode_fault(host_id, self.can_id, self.faults))
+            self._substep(h)
+        return out
+
+    def _substep(self, h: float):
+        m = self.model
+        j, b = m.inertia, m.damping
+        p, v = self.position, self.velocity
+        if self.run_state == RUN_STATE_MOTOR:
+            c0, cp, cv, limit = self._control_law()
+        else:
+            c0 = cp = cv = limit = 0.0
+        load = self.load_torque
+        # Implicit Euler on the affine part: v1 = v + h/J*(c0 + cp*(p + h*v1) + cv*v1 - b*v1 + load)
+        denom = 1.0 - h / j * (cp * h + cv - b)
+        v1 = (v + h / j * (c0 + cp * p + load)) / denom
+        tau = c0 + cp * (p + h * v1) + cv * v1
+        if abs(tau) > limit:
+            tau = math.copysign(limit, tau) if limit > 0.0 else 0.0
+            v1 = (v + h / j * (tau + load)) / (1.0 + h * b / j)
+        self.velocity = v1
+        self.position = p + h * v1
+        self.torque = tau
+        # Velocity-loop integrator (modes 1, 2, 5) with anti-windup at limit_cur.
+        v_target = self._velocity_target() if self.run_state == RUN_STATE_MOTOR else None
+        if v_target is not None:
+            lim_i = self.params[IDX['limit_cur']]
+            self._integral += self.params[IDX['spd_ki']] * (v_target - v1) * h
+            self._integral = max(-lim_i, min(lim_i, self._integral))
+        # Copper losses heat the winding with the square of the torque; cooling to ambient.
+        heat = self.heat_gain * HEAT_RATE_C_PER_S * (tau / m.t_max) ** 2
+        self.temperature += h * (heat - (self.temperature - self.ambient) / THERMAL_TIME_CONSTANT_S)
