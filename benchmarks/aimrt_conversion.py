@@ -10,8 +10,11 @@ from aimrt_protocols_py import codec, conversions
 from aimrt_protocols_py.messages import Header, JointState
 
 
-def make_bytes(joints=20):
-    msg = JointState(header=Header(time_stamp=time.time_ns(), frame_id='base'))
+def make_bytes(joints=20, sequence_num=None):
+    header = Header(time_stamp=time.time_ns(), frame_id='base')
+    if sequence_num is not None:  # AimRT >= 0.10: Header.sequence_num = 3, unknown to the seed
+        header = codec.decode(Header, codec.encode(header) + bytes([0x18, sequence_num]))
+    msg = JointState(header=header)
     for i in range(joints):
         msg.joints.add(name=f'joint_{i:02d}', position=0.1 * i, velocity=-0.01 * i, effort=i)
     return codec.encode(msg)
@@ -43,6 +46,10 @@ def main():
          lambda: conversions.joint_state_to_ros(msg, accept_losses=accept), seconds)
     rate('decode + convert (pb bytes -> ROS 2 message)',
          lambda: conversions.joint_state_to_ros(codec.decode(JointState, raw),
+                                                accept_losses=accept), seconds)
+    raw10 = make_bytes(sequence_num=7)
+    rate('same, AimRT >= 0.10 bytes (sequence_num kept)',
+         lambda: conversions.joint_state_to_ros(codec.decode(JointState, raw10),
                                                 accept_losses=accept), seconds)
 
 
