@@ -82,6 +82,17 @@ MESSAGES = {
     ],
     'pnd_adam/msg/HandCmd': [('position', 'uint32[12]'), ('reserve', 'uint32')],
     'pnd_adam/msg/HandState': [('position', 'uint32[12]'), ('reserve', 'uint32')],
+    # --- aimrt_protocols_msgs (seed 004: the ROS 2 form of what no standard message carries) ---
+    'aimrt_protocols_msgs/msg/JointCommand': [
+        ('header', HEADER), ('name', 'sequence<string>'), ('position', 'sequence<double>'),
+        ('velocity', 'sequence<double>'), ('effort', 'sequence<double>'),
+        ('stiffness', 'sequence<double>'), ('damping', 'sequence<double>'),
+    ],
+    'aimrt_protocols_msgs/msg/TouchSensorState': [('pressure', 'sequence<int32>')],
+    'aimrt_protocols_msgs/msg/TouchState': [
+        ('header', HEADER), ('names', 'sequence<string>'),
+        ('states', 'sequence<aimrt_protocols_msgs/TouchSensorState>'),
+    ],
 }
 
 SERVICES = {
@@ -134,7 +145,7 @@ CONSTANTS = {
     'pnd_adam/msg/HandState': {'POSITION_CLOSED': 0, 'POSITION_OPEN': 1000},
 }
 
-PACKAGES = ('hb50_commons', 'robstride_interfaces', 'pnd_adam')
+PACKAGES = ('hb50_commons', 'robstride_interfaces', 'pnd_adam', 'aimrt_protocols_msgs')
 
 
 def all_interface_names():
