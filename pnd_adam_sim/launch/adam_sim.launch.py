@@ -1,7 +1,9 @@
 """Start the Adam U simulator (plain Cyclone DDS, no ROS 2 inside) with the shipped config.
 
     ros2 launch pnd_adam_sim adam_sim.launch.py [domain_id:=2]
-Keep it on this host with: export CYCLONEDDS_URI=file://$(ros2 pkg prefix pnd_adam_sim)/share/pnd_adam_sim/config/cyclonedds_localhost.xml
+Keep it on this host with
+    export CYCLONEDDS_URI=file://$(ros2 pkg prefix pnd_adam_sim)/share/pnd_adam_sim/config/\
+cyclonedds_localhost.xml
 """
 
 import os

@@ -41,6 +41,12 @@ class ModelConfig:
     battery_idle_power: float = 60.0   # W, computers and drives at rest
     copper_loss: float = 0.02          # W per (N*m)^2
     imu_temperature: int = 35          # degC
+    # Static pelvis attitude [yaw, pitch, roll] (rad), e.g. a robot standing on a slope.
+    imu_ypr: tuple = (0.0, 0.0, 0.0)
+    imu_gyro_bias: tuple = (0.0, 0.0, 0.0)  # rad/s, constant sensor bias
+    # Fixed gamepad reading (int16[40]; 0-18 lx, ly, rx, ry, lt, rt, ... ro), e.g. to test
+    # a teleop mapping; the default is an untouched gamepad.
+    wireless_remote: tuple = (0,) * 40
 
 
 class AdamModel:
@@ -157,9 +163,22 @@ class AdamModel:
 
     # -- sensors ----------------------------------------------------------------------
     def imu(self):
-        """(quaternion wxyz, gyroscope, accelerometer, ypr, temperature) of the level pelvis."""
-        return ([1.0, 0.0, 0.0, 0.0], [0.0, 0.0, 0.0], [0.0, 0.0, GRAVITY], [0.0, 0.0, 0.0],
+        """(quaternion wxyz, gyroscope, accelerometer, ypr, temperature) of the pelvis at rest
+        with the configured attitude: the accelerometer reads the reaction to gravity,
+        R^T * (0, 0, g), with R the ZYX (yaw, pitch, roll) rotation of the quaternion."""
+        yaw, pitch, roll = (float(a) for a in self.cfg.imu_ypr)
+        cy, sy = math.cos(yaw / 2), math.sin(yaw / 2)
+        cp, sp = math.cos(pitch / 2), math.sin(pitch / 2)
+        cr, sr = math.cos(roll / 2), math.sin(roll / 2)
+        quat = [cr * cp * cy + sr * sp * sy, sr * cp * cy - cr * sp * sy,
+                cr * sp * cy + sr * cp * sy, cr * cp * sy - sr * sp * cy]
+        acc = [-GRAVITY * math.sin(pitch), GRAVITY * math.cos(pitch) * math.sin(roll),
+               GRAVITY * math.cos(pitch) * math.cos(roll)]
+        return (quat, [float(g) for g in self.cfg.imu_gyro_bias], acc, [yaw, pitch, roll],
                 self.cfg.imu_temperature)
+
+    def wireless_remote(self):
+        return [int(v) for v in self.cfg.wireless_remote]
 
     def timestamp_ms(self):
         return int(self._clock() * 1000.0)

@@ -54,6 +54,12 @@ def load_config(path=None, overrides=None):
     bad = set(cfg['model']) - known
     if bad:
         raise ValueError(f'unknown model keys: {sorted(bad)}')
+    m = cfg['model']
+    if len(m.get('wireless_remote', [0] * 40)) != 40:
+        raise ValueError('model.wireless_remote needs 40 values')
+    for k in ('imu_ypr', 'imu_gyro_bias'):
+        if len(m.get(k, [0, 0, 0])) != 3:
+            raise ValueError(f'model.{k} needs 3 values')
     if not cfg['rate_hz'] > 0:
         raise ValueError(f"rate_hz must be > 0, got {cfg['rate_hz']}")
     if not 0 <= int(cfg['domain_id']) <= 232:
@@ -74,7 +80,7 @@ def lowstate_from_model(model):
     return LowState_(mode_pr=model.mode_pr, tick=model.tick,
                      imu_state=IMUState_(quaternion=quat, gyroscope=gyro,
                                          accelerometer=acc, ypr=ypr, temperature=temp),
-                     motor_state=motors, wireless_remote=[0] * 40,
+                     motor_state=motors, wireless_remote=model.wireless_remote(),
                      battery_data=battery, reserve=0)
 
 
@@ -102,8 +108,11 @@ class _RejectLog:
 class AdamSimulator:
     """DDS endpoints + fixed-rate loop around an AdamModel."""
 
-    def __init__(self, domain_id, rate_hz, model=None):
+    def __init__(self, domain_id, rate_hz, model=None, trace=False):
         self.rate_hz = float(rate_hz)
+        # (tick, wall-clock ns just after the write) of every lowstate, for latency
+        # measurements by a receiver on the same host (benchmarks/pnd_lowstate.py).
+        self.trace = [] if trace else None
         self.model = model or AdamModel()
         self.dp = DomainParticipant(int(domain_id))
         self.lowstate_writer = DataWriter(self.dp, Topic(self.dp, TOPIC_LOWSTATE, LowState_))
@@ -131,20 +140,29 @@ class AdamSimulator:
         self._drain(self.handcmd_reader, self.model.apply_handcmd, self.reject_handcmd)
         self.model.step(1.0 / self.rate_hz)
         self.lowstate_writer.write(lowstate_from_model(self.model))
+        if self.trace is not None:
+            self.trace.append((self.model.tick, time.time_ns()))
         self.handstate_writer.write(handstate_from_model(self.model))
 
+    def write_trace(self, path):
+        with open(path, 'w', encoding='utf-8') as f:
+            f.write('tick,write_time_ns\n')
+            f.writelines(f'{t},{ns}\n' for t, ns in self.trace)
+
     def run(self, duration=None):
-        """Tick at rate_hz until stop_event (or duration seconds); sleeps to absolute
-        deadlines so the rate does not drift with the work done per tick."""
+        """Tick at rate_hz until stop_event, or for round(duration * rate_hz) ticks; sleeps
+        to absolute deadlines so the rate does not drift with the work done per tick."""
         period = 1.0 / self.rate_hz
-        start = time.monotonic()
-        deadline = start
+        ticks_left = None if duration is None else max(1, round(duration * self.rate_hz))
+        deadline = time.monotonic()
         while not self.stop_event.is_set():
             self.tick()
+            if ticks_left is not None:
+                ticks_left -= 1
+                if ticks_left == 0:
+                    break
             deadline += period
             now = time.monotonic()
-            if duration is not None and now - start >= duration:
-                break
             if deadline > now:
                 time.sleep(deadline - now)
             elif now - deadline > period:
@@ -167,7 +185,9 @@ def _parse_args(argv):
     p.add_argument('--config', help='YAML file (see share/pnd_adam_sim/config/adam_sim.yaml)')
     p.add_argument('--domain', type=int, dest='domain_id', help='DDS domain id')
     p.add_argument('--rate', type=float, dest='rate_hz', help='state rate in Hz')
-    p.add_argument('--duration', type=float, help='stop after this many seconds')
+    p.add_argument('--duration', type=float, help='stop after this many seconds of ticks')
+    p.add_argument('--trace-file', help='write "tick,write_time_ns" of every lowstate to this '
+                   'CSV file on exit (for latency measurements)')
     p.add_argument('--log-level', default='INFO')
     return p.parse_args(argv)
 
@@ -181,7 +201,8 @@ def main(argv=None):
     except (OSError, ValueError, yaml.YAMLError) as e:
         LOG.error('bad configuration: %s', e)
         return 2
-    sim = AdamSimulator(cfg['domain_id'], cfg['rate_hz'], AdamModel(ModelConfig(**cfg['model'])))
+    sim = AdamSimulator(cfg['domain_id'], cfg['rate_hz'], AdamModel(ModelConfig(**cfg['model'])),
+                        trace=bool(args.trace_file))
 
     def _stop(signum, frame):
         sim.stop_event.set()
@@ -200,6 +221,8 @@ def main(argv=None):
                  'rejected %d, %d overruns', m.tick, m.lowcmd_applied, sim.reject_lowcmd.count,
                  m.handcmd_applied, sim.reject_handcmd.count, sim.overruns)
         sim.close()
+        if args.trace_file:
+            sim.write_trace(args.trace_file)
     return 0
 
 

@@ -140,3 +140,24 @@ def test_imu_is_self_consistent():
     assert acc[2] == pytest.approx(GRAVITY * (1 - 2 * (x * x + y * y)))
     assert ypr == [0.0, 0.0, 0.0] and gyro == [0.0, 0.0, 0.0]
     assert temp == 35
+
+
+def test_tilted_imu_is_consistent():
+    yaw, pitch, roll = 0.3, -0.2, 0.1
+    m = AdamModel(ModelConfig(imu_ypr=(yaw, pitch, roll), imu_gyro_bias=(0.01, -0.02, 0.03)))
+    (w, x, y, z), gyro, acc, ypr, _ = m.imu()
+    assert math.isclose(w * w + x * x + y * y + z * z, 1.0)
+    # Euler angles back from the quaternion (ZYX convention).
+    assert math.atan2(2 * (w * z + x * y), 1 - 2 * (y * y + z * z)) == pytest.approx(yaw)
+    assert math.asin(2 * (w * y - z * x)) == pytest.approx(pitch)
+    assert math.atan2(2 * (w * x + y * z), 1 - 2 * (x * x + y * y)) == pytest.approx(roll)
+    # Accelerometer = third row of R^T times g.
+    r_t_z = [2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)]
+    assert acc == pytest.approx([GRAVITY * c for c in r_t_z])
+    assert ypr == [yaw, pitch, roll] and gyro == [0.01, -0.02, 0.03]
+
+
+def test_wireless_remote_is_the_configured_reading():
+    assert AdamModel().wireless_remote() == [0] * 40
+    assert AdamModel(ModelConfig(wireless_remote=range(-20, 20))).wireless_remote() == \
+        list(range(-20, 20))

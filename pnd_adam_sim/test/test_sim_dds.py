@@ -124,10 +124,18 @@ def test_handcmd_tracked_and_bad_handcmd_rejected(peer):
     assert list(s.position) == target
 
 
-def test_clean_shutdown_reports_counters(domain_id):
-    sim = SimProcess(domain_id, rate_hz=200, extra_args=['--duration', '0.5'])
+def test_clean_shutdown_reports_counters_and_trace(domain_id, tmp_path):
+    trace = tmp_path / 'trace.csv'
+    sim = SimProcess(domain_id, rate_hz=200,
+                     extra_args=['--duration', '0.5', '--trace-file', str(trace)])
     try:
         assert sim.proc.wait(30) == 0
-        assert sim.wait_for('stopped after', 5)
+        line = sim.wait_for('stopped after', 5)
+        assert line and 'stopped after 100 ticks' in line
     finally:
         sim.stop()
+    rows = trace.read_text().splitlines()
+    assert rows[0] == 'tick,write_time_ns'
+    ticks = [int(r.split(',')[0]) for r in rows[1:]]
+    stamps = [int(r.split(',')[1]) for r in rows[1:]]
+    assert ticks == list(range(1, 101)) and stamps == sorted(stamps)

@@ -1,0 +1,29 @@
+from glob import glob
+
+from setuptools import find_packages, setup
+
+package_name = 'pnd_adam_examples'
+
+setup(
+    name=package_name,
+    version='0.1.0',
+    packages=find_packages(exclude=['test']),
+    data_files=[
+        ('share/ament_index/resource_index/packages', ['resource/' + package_name]),
+        ('share/' + package_name, ['package.xml']),
+        ('share/' + package_name + '/config', glob('config/*')),
+        ('share/' + package_name + '/launch', glob('launch/*.launch.py')),
+    ],
+    install_requires=['setuptools'],
+    zip_safe=True,
+    maintainer='Workspace maintainers',
+    maintainer_email='dev@workspace.local',
+    description='rclpy example node for the PND Adam U and its Fast DDS interop profile.',
+    license='Apache-2.0',
+    tests_require=['pytest'],
+    entry_points={
+        'console_scripts': [
+            'adam_arm_pose = pnd_adam_examples.arm_pose:main',
+        ],
+    },
+)
