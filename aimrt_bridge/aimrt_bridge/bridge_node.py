@@ -4,11 +4,17 @@ AimRT -> ROS 2: an HTTP server (an AimRT http-channel subscriber) accepts
 POST /channel/{topic}/{type} with application/protobuf or application/json
 bodies of JointState / ImuState / TouchState (also AimRT >= 0.10's
 JointStateArray / TouchSensorStateArray names) and republishes them as
-sensor_msgs/JointState, sensor_msgs/Imu, std_msgs/Int32MultiArray.
+sensor_msgs/JointState, sensor_msgs/Imu, aimrt_protocols_msgs/TouchState.
 
-ROS 2 -> AimRT: std_msgs/Float64MultiArray joint commands (layout documented in
-aimrt_protocols_py.conversions) become JointCommand messages POSTed to the
-configured AimRT http-channel subscribers.
+ROS 2 -> AimRT: aimrt_protocols_msgs/JointCommand messages become JointCommand
+messages (header, names, position/velocity/effort/stiffness/damping, all kept)
+POSTed to the configured AimRT http-channel subscribers.
+
+Field mappings: aimrt_protocols_py.conversions.  Nothing is dropped silently:
+data no ROS 2 message can carry (unknown protobuf fields / JSON keys, e.g.
+AimRT >= 0.10's Header.sequence_num) is dropped with a warning logged once per
+topic (accept_unknown_fields true, the default, so that current AimRT works out of
+the box), or refused with HTTP 422 when accept_unknown_fields is false.
 """
 import http.client
 import threading
@@ -19,9 +25,10 @@ from rclpy.node import Node
 from rclpy.qos import QoSProfile
 
 from aimrt_protocols_py import codec, conversions
-from aimrt_protocols_py.errors import (AimrtProtocolError, ConversionError,
-                                       UnknownMessageTypeError, UnsupportedContentTypeError)
-from aimrt_protocols_py.messages import Header, ImuState, JointCommand, JointState, TouchState
+from aimrt_protocols_py.errors import (AimrtProtocolError, ConversionError, JsonFormatError,
+                                       LossyConversionError, UnknownMessageTypeError,
+                                       UnsupportedContentTypeError)
+from aimrt_protocols_py.messages import ImuState, JointCommand, JointState, TouchState
 from aimrt_protocols_py.messages import message_class
 from aimrt_bridge.http_channel import ChannelPublisher, ChannelServer
 
@@ -45,13 +52,11 @@ PARAMETERS = {
     # AimRT >= 0.10 subscribers expect pb:aimrt.protocols.sensor.JointCommandArray
     'command_type_name': 'pb:aimrt.protocols.sensor.JointCommand',
     'command_serialization': 'pb',  # 'pb' or 'json'
-    'command_frame_id': '',
     'http_timeout_sec': 1.0,
-    # data the ROS 2 messages cannot carry that the bridge may drop (logged once per
-    # topic): 'unknown_fields' (e.g. Header.sequence_num), 'header' (TouchState's)
-    'accepted_losses': ['unknown_fields', 'header'],
-    # AimRT >= 0.10 JSON carries header.sequence_num: drop unknown JSON keys (logged)
-    'json_ignore_unknown_fields': True,
+    # The only data no ROS 2 message can carry: protobuf fields / JSON keys this schema
+    # does not know (e.g. AimRT >= 0.10's Header.sequence_num). false: refuse such a
+    # message (HTTP 422); true: drop them (logged once per topic) and publish the rest.
+    'accept_unknown_fields': True,
     'qos_depth': 10,
 }
 
@@ -75,11 +80,8 @@ class AimrtBridge(Node):
         for name, default in PARAMETERS.items():
             self.declare_parameter(name, default)
         p = {name: self.get_parameter(name).value for name in PARAMETERS}
-        self._accepted = frozenset(p['accepted_losses'])
-        unknown = self._accepted - conversions.ALL_LOSSES
-        if unknown:
-            raise ConfigError(f'accepted_losses has unknown names {sorted(unknown)}')
-        self._json_ignore_unknown = p['json_ignore_unknown_fields']
+        self._accepted = (frozenset({conversions.LOSS_UNKNOWN_FIELDS})
+                          if p['accept_unknown_fields'] else frozenset())
         self._warned = set()
         self._warn_lock = threading.Lock()
         qos = QoSProfile(depth=p['qos_depth'])
@@ -107,7 +109,6 @@ class AimrtBridge(Node):
             raise ConfigError("command_serialization must be 'pb' or 'json'")
         self._command_type = p['command_type_name']
         self._command_serialization = p['command_serialization']
-        self._command_frame_id = p['command_frame_id']
         self._http_targets = []
         for ros_topic, aimrt_topic, addresses in zip(*lists):
             targets = [ChannelPublisher(a, p['http_timeout_sec'])
@@ -151,15 +152,24 @@ class AimrtBridge(Node):
         return 200, 'OK'
 
     def _decode(self, route, body, content_type):
-        if codec.serialization_of(content_type) == 'pb' or not self._json_ignore_unknown:
-            return codec.decode_body(route.aimrt_cls, body, content_type)
+        """AimRT message of a body; unknown JSON keys follow accept_unknown_fields."""
+        if codec.serialization_of(content_type) == 'pb':
+            # unknown protobuf fields are kept here and settled by the conversion
+            return codec.decode(route.aimrt_cls, body)
         try:
             return codec.from_json(route.aimrt_cls, body)
-        except AimrtProtocolError:
-            # strict parse failed: retry dropping unknown keys, and say so
-            msg = codec.from_json(route.aimrt_cls, body, ignore_unknown_fields=True)
-            self._warn_once(route.aimrt_topic, {'unknown JSON keys'})
-            return msg
+        except JsonFormatError as strict_error:
+            try:
+                msg = codec.from_json(route.aimrt_cls, body, ignore_unknown_fields=True)
+            except AimrtProtocolError:
+                raise strict_error from None
+        # only keys this schema does not know made the strict parse fail: the same loss
+        # as unknown protobuf fields (JSON cannot keep them in the message)
+        losses = frozenset({conversions.LOSS_UNKNOWN_FIELDS})
+        if not losses <= self._accepted:
+            raise LossyConversionError(f'{route.aimrt_cls.DESCRIPTOR.full_name} (JSON)', losses)
+        self._warn_once(route.aimrt_topic, losses)
+        return msg
 
     def _reject(self, status, topic, exc):
         self.get_logger().warning(f'rejected message on AimRT topic {topic!r}: {exc}',
@@ -174,14 +184,13 @@ class AimrtBridge(Node):
             self._warned.add(key)
         self.get_logger().warning(
             f'AimRT topic {topic!r}: dropping {", ".join(sorted(losses))} '
-            '(not representable in the ROS 2 message; see accepted_losses)')
+            '(not representable in the ROS 2 message; see accept_unknown_fields)')
 
     # ------------------------------------------------------------ ROS 2 -> AimRT
     def _on_command(self, ros_msg, aimrt_topic, targets):
-        header = Header(time_stamp=self.get_clock().now().nanoseconds,
-                        frame_id=self._command_frame_id)
+        # the header travels as the ROS 2 publisher set it (stamp and frame_id)
         try:
-            cmd = conversions.joint_command_from_ros(ros_msg, header=header)
+            cmd = conversions.joint_command_from_ros(ros_msg)
         except ConversionError as exc:
             self.get_logger().warning(f'joint command not sent: {exc}',
                                       throttle_duration_sec=1.0)

@@ -12,13 +12,15 @@ import pytest
 import rclpy
 from ament_index_python.packages import get_package_prefix
 from rclpy.qos import QoSProfile
+from aimrt_protocols_msgs.msg import JointCommand as RosJointCommand
+from aimrt_protocols_msgs.msg import TouchState as RosTouchState
 from sensor_msgs.msg import Imu, JointState
-from std_msgs.msg import Float64MultiArray, Int32MultiArray, MultiArrayDimension
 
 import aimrt_peer as peer
 
 DOMAIN_ID = random.randint(60, 69)
 WAIT_SEC = 20.0  # upper bound for discovery/start-up; tests end as soon as data arrives
+BRIDGE_LOGS = {}  # port of the module's bridge -> its log file
 
 
 def free_port():
@@ -91,21 +93,56 @@ def aimrt_sub():
 @pytest.fixture(scope='module')
 def bridge(tmp_path_factory, aimrt_sub):
     port = free_port()
+    folder = tmp_path_factory.mktemp('bridge')
+    BRIDGE_LOGS[port] = folder / 'pb.log'
     proc, log = start_bridge(
-        tmp_path_factory.mktemp('bridge'), 'pb', http_port=port,
+        folder, 'pb', http_port=port,
         state_aimrt_topics=['sim/joint_state', 'imu', 'touch'],
         state_types=['JointState', 'ImuState', 'TouchState'],
         state_ros_topics=['t/joint_states', 't/imu', 't/touch'],
         command_ros_topics=['t/joint_command'], command_aimrt_topics=['sim/joint_command'],
-        command_addresses=[f'127.0.0.1:{aimrt_sub.port}'], command_serialization='pb')
+        command_addresses=[f'127.0.0.1:{aimrt_sub.port}'], command_serialization='pb',
+        accept_unknown_fields=True)  # explicit: the AimRT >= 0.10 messages below carry sequence_num
     yield port
     stop(proc, log)
 
 
-def test_bridge_stops_cleanly_on_sigint(tmp_path):
+def test_default_config_bridges_aimrt_010_dropping_unknown_fields_with_a_log(tmp_path):
     port = free_port()
-    proc, log = start_bridge(tmp_path, 'sigint', http_port=port)
-    assert stop(proc, log) == 0
+    proc, log = start_bridge(tmp_path, 'defaults', http_port=port)  # every other default
+    try:
+        state = 'pb:aimrt.protocols.sensor.JointState'
+        # AimRT >= 0.10 Header.sequence_num has no ROS 2 field: dropped, and said so
+        assert peer.post(port, 'joint_state', state, joint_state_pb(seq=7),
+                         'application/protobuf')[0] == 200
+        as_json = json.dumps({'header': {'time_stamp': '1', 'sequence_num': '7'}})
+        assert peer.post(port, 'joint_state', state, as_json.encode(),
+                         'application/json')[0] == 200
+    finally:
+        assert stop(proc, log) == 0
+    text = (tmp_path / 'defaults.log').read_text()
+    assert 'Traceback' not in text
+    assert text.count('dropping unknown_fields') == 1, text  # logged once per topic
+
+
+def test_refusing_unknown_fields_and_stopping_cleanly_on_sigint(tmp_path):
+    port = free_port()
+    proc, log = start_bridge(tmp_path, 'sigint', http_port=port, accept_unknown_fields=False)
+    try:
+        state = 'pb:aimrt.protocols.sensor.JointState'
+        assert peer.post(port, 'joint_state', state, joint_state_pb(seq=7),
+                         'application/protobuf')[0] == 422
+        as_json = json.dumps({'header': {'time_stamp': '1', 'sequence_num': '7'}})
+        status, reason = peer.post(port, 'joint_state', state, as_json.encode(),
+                                   'application/json')
+        assert status == 422 and b'unknown_fields' in reason
+        # the same messages without the unknown field are published
+        assert peer.post(port, 'joint_state', state, joint_state_pb(seq=None),
+                         'application/protobuf')[0] == 200
+        assert peer.post(port, 'joint_state', state, b'{"header": {"time_stamp": "1"}}',
+                         'application/json')[0] == 200
+    finally:
+        assert stop(proc, log) == 0
     assert 'Traceback' not in (tmp_path / 'sigint.log').read_text()
 
 
@@ -189,18 +226,22 @@ def test_imu_pb(bridge, ros_node):
 @pytest.mark.parametrize('type_name', ['pb:aimrt.protocols.sensor.TouchState',
                                        'pb:aimrt.protocols.sensor.TouchSensorStateArray'])
 def test_touch_json_and_pb(bridge, ros_node, type_name):
-    as_json = json.dumps({'header': {'time_stamp': '1', 'frame_id': 'hand'},
-                          'names': ['tip', 'palm'],
-                          'states': [{'pressure': [1, -2]}, {'pressure': [300]}]}).encode()
-    as_pb = (peer.field_bytes(2, 'tip') + peer.field_bytes(2, 'palm') +
+    as_json = json.dumps({'header': {'time_stamp': '3000000001', 'frame_id': 'hand'},
+                          'names': ['tip', 'palm', 'off'],
+                          'states': [{'pressure': [1, -2]}, {'pressure': [300]}, {}]}).encode()
+    as_pb = (peer.field_bytes(1, peer.header(3_000_000_001, 'hand')) +
+             peer.field_bytes(2, 'tip') + peer.field_bytes(2, 'palm') +
+             peer.field_bytes(2, 'off') +
              peer.field_bytes(3, peer.packed_varints(1, [1, -2])) +
-             peer.field_bytes(3, peer.packed_varints(1, [300])))
+             peer.field_bytes(3, peer.packed_varints(1, [300])) + peer.field_bytes(3, b''))
     for body, ctype in ((as_json, 'application/json'), (as_pb, 'application/protobuf')):
         def send():
             assert peer.post(bridge, 'touch', type_name, body, ctype)[0] == 200
-        msg = receive(ros_node, Int32MultiArray, 't/touch', send)[0]
-        assert list(msg.data) == [1, -2, 300]
-        assert [(d.label, d.size) for d in msg.layout.dim] == [('tip', 2), ('palm', 1)]
+        msg = receive(ros_node, RosTouchState, 't/touch', send)[0]
+        assert (msg.header.stamp.sec, msg.header.stamp.nanosec) == (3, 1)
+        assert msg.header.frame_id == 'hand'
+        assert msg.names == ['tip', 'palm', 'off']
+        assert [list(s.pressure) for s in msg.states] == [[1, -2], [300], []]
 
 
 @pytest.mark.parametrize('topic,type_name,body,ctype,status', [
@@ -212,6 +253,8 @@ def test_touch_json_and_pb(bridge, ros_node, type_name):
     ('nope', 'pb:aimrt.protocols.sensor.JointState', b'', 'application/protobuf', 404),
     ('imu', 'pb:aimrt.protocols.sensor.ImuState', b'\x1a\x08' + b'\x00' * 8,
      'application/protobuf', 422),  # one covariance value: not 0 or 9
+    ('touch', 'pb:aimrt.protocols.sensor.TouchState', b'\x12\x01a\x12\x01b\x1a\x00',
+     'application/protobuf', 422),  # two names, one state
 ])
 def test_bad_input_is_refused_and_not_published(bridge, ros_node, topic, type_name, body,
                                                 ctype, status):
@@ -230,25 +273,37 @@ def test_bad_input_is_refused_and_not_published(bridge, ros_node, topic, type_na
     assert all(m.name == ['j0', 'j1', 'j2'] for m in msgs)
 
 
-def command_msg():
-    msg = Float64MultiArray(data=[0.1, 0.2, 0.3, 40.0, 1.5, -0.1, 0.0, -2.0, 60.0, 2.5])
-    msg.layout.dim = [MultiArrayDimension(label='hip,knee', size=2, stride=10),
-                      MultiArrayDimension(label='position,velocity,effort,stiffness,damping',
-                                          size=5, stride=5)]
+COMMAND_STAMP = (1_700_000_123, 456)
+
+
+def command_msg(**fields):
+    msg = RosJointCommand(name=['hip', 'knee'], position=[0.1, -0.1], velocity=[0.2, 0.0],
+                          effort=[0.3, -2.0], stiffness=[40.0, 60.0], damping=[1.5, 2.5])
+    msg.header.stamp.sec, msg.header.stamp.nanosec = COMMAND_STAMP
+    msg.header.frame_id = 'pelvis'
+    for name, value in fields.items():
+        setattr(msg, name, value)
     return msg
 
 
-def wait_request(ros_node, aimrt_sub, topic):
+def wait_request(ros_node, aimrt_sub, topic, before=()):
+    """Publish `before` then a good command until the bridge POSTs; return the POSTs."""
     node, executor = ros_node
-    pub = node.create_publisher(Float64MultiArray, topic, QoSProfile(depth=10))
+    pub = node.create_publisher(RosJointCommand, topic, QoSProfile(depth=10))
     try:
         deadline = time.monotonic() + WAIT_SEC
         while aimrt_sub.requests.empty():
             assert time.monotonic() < deadline, 'no POST from the bridge'
             if pub.get_subscription_count():
+                for msg in before:
+                    pub.publish(msg)
                 pub.publish(command_msg())
             executor.spin_once(timeout_sec=0.2)
-        return aimrt_sub.requests.get_nowait()
+        time.sleep(0.2)  # let POSTs already on their way land too
+        requests = []
+        while not aimrt_sub.requests.empty():
+            requests.append(aimrt_sub.requests.get_nowait())
+        return requests
     finally:
         node.destroy_publisher(pub)
 
@@ -259,13 +314,10 @@ def check_joints(joints):
             for j in joints] == [(0.1, 0.2, 0.3, 40.0, 1.5), (-0.1, 0.0, -2.0, 60.0, 2.5)]
 
 
-def test_command_to_aimrt_pb(bridge, ros_node, aimrt_sub):
-    path, ctype, body = wait_request(ros_node, aimrt_sub, 't/joint_command')
-    assert path == '/channel/sim%2Fjoint_command/pb%3Aaimrt.protocols.sensor.JointCommand'
-    assert ctype == 'application/protobuf'
+def parse_pb_command(body):
+    """(time_stamp, frame_id, joints) of a protobuf JointCommand; proto3 omits zeros."""
     top = peer.parse(body)
     hdr = peer.parse(top[1][0])
-    assert hdr[1][0] > 0  # stamped by the bridge's clock
     names = ('name', 'position', 'velocity', 'effort', 'stiffness', 'damping')
     joints = []
     for raw in top[2]:
@@ -273,7 +325,57 @@ def test_command_to_aimrt_pb(bridge, ros_node, aimrt_sub):
         joints.append({'name': f[1][0].decode(),
                        **{names[n - 1]: peer.as_double(f[n][0]) if n in f else 0.0
                           for n in range(2, 7)}})
-    check_joints(joints)
+    return hdr.get(1, [0])[0], hdr.get(2, [b''])[0].decode(), joints
+
+
+def test_command_to_aimrt_pb_keeps_header(bridge, ros_node, aimrt_sub):
+    # commands the bridge must refuse, published before each good one on the same
+    # (reliable, ordered) topic: if any were POSTed it would be among the requests
+    bad = [command_msg(velocity=[1.0]), command_msg(position=[]),
+           command_msg(damping=[1.0, 2.0, 3.0])]
+    bad[0].header.frame_id = 'bad'
+    requests = wait_request(ros_node, aimrt_sub, 't/joint_command', before=bad)
+    for path, ctype, body in requests:
+        assert path == '/channel/sim%2Fjoint_command/pb%3Aaimrt.protocols.sensor.JointCommand'
+        assert ctype == 'application/protobuf'
+        stamp, frame_id, joints = parse_pb_command(body)
+        assert stamp == COMMAND_STAMP[0] * 10**9 + COMMAND_STAMP[1]  # the publisher's stamp
+        assert frame_id == 'pelvis'
+        check_joints(joints)
+    # they reached the bridge and were refused with a reason
+    deadline = time.monotonic() + WAIT_SEC
+    while 'joint command not sent' not in BRIDGE_LOGS[bridge].read_text():
+        assert time.monotonic() < deadline, 'bridge logged no refused command'
+        time.sleep(0.1)
+
+
+def test_command_empty_optional_arrays_are_zero(tmp_path, ros_node):
+    sub = peer.AimrtSubscriber()
+    port = free_port()
+    proc, log = start_bridge(
+        tmp_path, 'zero', http_port=port, state_aimrt_topics=['unused'],
+        state_types=['JointState'], state_ros_topics=['t/unused_zero'],
+        command_ros_topics=['t/joint_command_zero'], command_aimrt_topics=['cmd'],
+        command_addresses=[f'127.0.0.1:{sub.port}'])
+    node, executor = ros_node
+    pub = node.create_publisher(RosJointCommand, 't/joint_command_zero', QoSProfile(depth=10))
+    msg = RosJointCommand(name=['hip'], position=[0.7])
+    try:
+        deadline = time.monotonic() + WAIT_SEC
+        while sub.requests.empty():
+            assert time.monotonic() < deadline, 'no POST from the bridge'
+            if pub.get_subscription_count():
+                pub.publish(msg)
+            executor.spin_once(timeout_sec=0.2)
+        body = sub.requests.get_nowait()[2]
+    finally:
+        node.destroy_publisher(pub)
+        stop(proc, log)
+        sub.close()
+    stamp, frame_id, joints = parse_pb_command(body)
+    assert (stamp, frame_id) == (0, '')  # header as published: unset
+    assert joints == [{'name': 'hip', 'position': 0.7, 'velocity': 0.0, 'effort': 0.0,
+                       'stiffness': 0.0, 'damping': 0.0}]
 
 
 def test_command_to_aimrt_json_array_type(tmp_path, ros_node):
@@ -286,12 +388,13 @@ def test_command_to_aimrt_json_array_type(tmp_path, ros_node):
         command_serialization='json',
         command_type_name='pb:aimrt.protocols.sensor.JointCommandArray')
     try:
-        path, ctype, body = wait_request(ros_node, sub, 't/joint_command_json')
+        path, ctype, body = wait_request(ros_node, sub, 't/joint_command_json')[0]
     finally:
         stop(proc, log)
         sub.close()
     assert path == '/channel/cmd/pb%3Aaimrt.protocols.sensor.JointCommandArray'
     assert ctype == 'application/json'
     doc = json.loads(body)
-    assert set(doc['header']) == {'time_stamp', 'frame_id'} and int(doc['header']['time_stamp'])
+    assert doc['header'] == {'time_stamp': str(COMMAND_STAMP[0] * 10**9 + COMMAND_STAMP[1]),
+                             'frame_id': 'pelvis'}
     check_joints(doc['joints'])

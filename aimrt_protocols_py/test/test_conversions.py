@@ -3,7 +3,10 @@ import math
 import pytest
 from sensor_msgs.msg import Imu as RosImu
 from sensor_msgs.msg import JointState as RosJointState
-from std_msgs.msg import Float64MultiArray, Header as RosHeader, Int32MultiArray
+from aimrt_protocols_msgs.msg import JointCommand as RosJointCommand
+from aimrt_protocols_msgs.msg import TouchSensorState as RosTouchSensorState
+from aimrt_protocols_msgs.msg import TouchState as RosTouchState
+from std_msgs.msg import Header as RosHeader
 
 from aimrt_protocols_py import codec, conversions as cv
 from aimrt_protocols_py.errors import ConversionError, LossyConversionError
@@ -93,68 +96,145 @@ def test_imu_nan_passes_verbatim():
 
 
 def make_command():
-    return JointCommand(header=Header(time_stamp=9, frame_id='x'), joints=[
+    return JointCommand(header=Header(time_stamp=1_700_000_000_000_000_009, frame_id='x'),
+                        joints=[
         SingleJointCommand(name='hip', position=0.1, velocity=0.2, effort=0.3,
                            stiffness=40.0, damping=1.5),
         SingleJointCommand(name='knee', position=-0.1, velocity=0.0, effort=-2.0,
                            stiffness=60.0, damping=2.5)])
 
 
-def test_joint_command_keeps_stiffness_and_damping():
+def test_joint_command_named_fields_header_stiffness_damping_round_trip():
     cmd = make_command()
-    with pytest.raises(LossyConversionError) as err:
-        cv.joint_command_to_ros(cmd)
-    assert err.value.fields == {'header'}
-    ros = cv.joint_command_to_ros(cmd, accept_losses={'header'})
-    assert isinstance(ros, Float64MultiArray)
-    assert list(ros.data) == [0.1, 0.2, 0.3, 40.0, 1.5, -0.1, 0.0, -2.0, 60.0, 2.5]
-    dims = [(d.label, d.size, d.stride) for d in ros.layout.dim]
-    assert dims == [('hip,knee', 2, 10), ('position,velocity,effort,stiffness,damping', 5, 5)]
-    back = cv.joint_command_from_ros(ros, header=cmd.header)
-    assert back == cmd
-
-
-def test_joint_command_without_header_is_lossless_and_empty_ok():
-    cmd = JointCommand()
     ros = cv.joint_command_to_ros(cmd)
-    assert cv.joint_command_from_ros(ros) == cmd
-    one = JointCommand(joints=[{'name': '', 'stiffness': 1.0}])
+    assert isinstance(ros, RosJointCommand)
+    assert (ros.header.stamp.sec, ros.header.stamp.nanosec, ros.header.frame_id) == \
+        (1_700_000_000, 9, 'x')
+    assert ros.name == ['hip', 'knee']
+    assert list(ros.position) == [0.1, -0.1] and list(ros.velocity) == [0.2, 0.0]
+    assert list(ros.effort) == [0.3, -2.0]
+    assert list(ros.stiffness) == [40.0, 60.0] and list(ros.damping) == [1.5, 2.5]
+    back = cv.joint_command_from_ros(ros)
+    assert back == cmd
+    assert codec.encode(back) == codec.encode(cmd)
+
+
+def test_joint_command_round_trip_through_ros_serialization():
+    # what a subscriber in another process receives: CDR bytes, not the Python object
+    from rclpy.serialization import deserialize_message, serialize_message
+    cmd = make_command()
+    cmd.joints.add(name='ankle, with comma', position=float('inf'), damping=-0.0)
+    wire = serialize_message(cv.joint_command_to_ros(cmd))
+    back = cv.joint_command_from_ros(deserialize_message(wire, RosJointCommand))
+    assert back == cmd and math.copysign(1.0, back.joints[2].damping) == -1.0
+
+
+def test_joint_command_empty_and_default():
+    # an unset header comes back set to the same (zero) values, as for every message
+    empty = cv.joint_command_from_ros(cv.joint_command_to_ros(JointCommand()))
+    assert empty == JointCommand(header=Header()) and empty.HasField('header')
+    one = JointCommand(header=Header(), joints=[{'name': '', 'stiffness': 1.0}])
     assert cv.joint_command_from_ros(cv.joint_command_to_ros(one)) == one
 
 
-def test_joint_command_bad_inputs():
-    with pytest.raises(ConversionError, match='","'):
-        cv.joint_command_to_ros(JointCommand(joints=[{'name': 'a,b'}]))
-    ros = cv.joint_command_to_ros(JointCommand(joints=[{'name': 'a'}]))
-    ros.data = [1.0, 2.0]
-    with pytest.raises(ConversionError):
+def test_joint_command_from_ros_empty_optional_arrays_mean_zero():
+    ros = RosJointCommand(name=['a', 'b'], position=[1.0, 2.0], stiffness=[30.0, 40.0])
+    ros.header.stamp.sec, ros.header.frame_id = 3, 'base'
+    cmd = cv.joint_command_from_ros(ros)
+    assert (cmd.header.time_stamp, cmd.header.frame_id) == (3 * 10**9, 'base')
+    assert [(j.name, j.position, j.velocity, j.effort, j.stiffness, j.damping)
+            for j in cmd.joints] == [('a', 1.0, 0.0, 0.0, 30.0, 0.0),
+                                     ('b', 2.0, 0.0, 0.0, 40.0, 0.0)]
+
+
+@pytest.mark.parametrize('field', ['position', 'velocity', 'effort', 'stiffness', 'damping'])
+def test_joint_command_from_ros_wrong_length_is_refused(field):
+    full = {f: [1.0, 2.0] for f in ('position', 'velocity', 'effort', 'stiffness', 'damping')}
+    for bad in ([1.0], [1.0, 2.0, 3.0]):
+        ros = RosJointCommand(name=['a', 'b'], **{**full, field: bad})
+        with pytest.raises(ConversionError, match=field):
+            cv.joint_command_from_ros(ros)
+
+
+def test_joint_command_from_ros_position_may_not_be_empty():
+    with pytest.raises(ConversionError, match='position'):
+        cv.joint_command_from_ros(RosJointCommand(name=['a'], velocity=[1.0]))
+
+
+def test_joint_command_bad_header_refused():
+    ros = cv.joint_command_to_ros(make_command())
+    ros.header.stamp.sec = -5
+    with pytest.raises(ConversionError, match='sec'):
         cv.joint_command_from_ros(ros)
-    with pytest.raises(ConversionError, match='not a joint command'):
-        cv.joint_command_from_ros(Float64MultiArray(data=[1.0] * 5))
+    with pytest.raises(ConversionError, match='int32'):
+        cv.joint_command_to_ros(JointCommand(header=Header(time_stamp=2**63)))
 
 
-def test_touch_state_both_ways():
-    ts = TouchState(names=['tip', 'palm', 'empty'],
-                    states=[{'pressure': [1, -2, 3]}, {'pressure': [2**31 - 1]}, {}])
+def test_joint_command_unknown_fields_refused_by_default():
+    raw = codec.encode(make_command())
+    # AimRT >= 0.10 Header.sequence_num = 3 inside field 1 (header)
+    hdr = codec.encode(make_command().header) + b'\x18\x07'
+    msg = codec.decode(JointCommand, bytes([0x0A, len(hdr)]) + hdr + raw[2 + raw[1]:])
+    with pytest.raises(LossyConversionError) as err:
+        cv.joint_command_to_ros(msg)
+    assert err.value.fields == {'unknown_fields'}
+    seen = []
+    ros = cv.joint_command_to_ros(msg, accept_losses=cv.ALL_LOSSES, on_loss=seen.append)
+    assert seen == [{'unknown_fields'}]
+    assert cv.joint_command_from_ros(ros) == make_command()
+
+
+def make_touch():
+    return TouchState(header=Header(time_stamp=2_000_000_001, frame_id='hand'),
+                      names=['tip', 'palm', 'empty'],
+                      states=[{'pressure': [1, -2, 3]}, {'pressure': [2**31 - 1, -2**31]}, {}])
+
+
+def test_touch_state_header_and_ragged_states_round_trip():
+    ts = make_touch()
     ros = cv.touch_state_to_ros(ts)
-    assert isinstance(ros, Int32MultiArray)
-    assert list(ros.data) == [1, -2, 3, 2**31 - 1]
-    assert [(d.label, d.size) for d in ros.layout.dim] == [('tip', 3), ('palm', 1), ('empty', 0)]
+    assert isinstance(ros, RosTouchState)
+    assert (ros.header.stamp.sec, ros.header.stamp.nanosec, ros.header.frame_id) == \
+        (2, 1, 'hand')
+    assert ros.names == ['tip', 'palm', 'empty']
+    assert [list(s.pressure) for s in ros.states] == [[1, -2, 3], [2**31 - 1, -2**31], []]
+    assert all(isinstance(s, RosTouchSensorState) for s in ros.states)
     assert cv.touch_state_from_ros(ros) == ts
 
 
-def test_touch_state_header_and_mismatch():
-    ts = TouchState(header=Header(time_stamp=1), names=['a'], states=[{'pressure': [1]}])
-    with pytest.raises(LossyConversionError):
-        cv.touch_state_to_ros(ts)
-    ros = cv.touch_state_to_ros(ts, accept_losses=cv.ALL_LOSSES)
-    assert cv.touch_state_from_ros(ros, header=ts.header) == ts
-    with pytest.raises(ConversionError):
+def test_touch_state_round_trip_through_ros_serialization():
+    from rclpy.serialization import deserialize_message, serialize_message
+    ts = make_touch()
+    wire = serialize_message(cv.touch_state_to_ros(ts))
+    assert cv.touch_state_from_ros(deserialize_message(wire, RosTouchState)) == ts
+    assert cv.touch_state_from_ros(cv.touch_state_to_ros(TouchState())) == \
+        TouchState(header=Header())
+
+
+def test_touch_state_names_states_mismatch_refused_both_ways():
+    with pytest.raises(ConversionError, match='2 names but 1 states'):
         cv.touch_state_to_ros(TouchState(names=['a', 'b'], states=[{}]))
-    ros.data = [1, 2]
-    with pytest.raises(ConversionError):
+    ros = RosTouchState(names=['a'], states=[RosTouchSensorState(), RosTouchSensorState()])
+    with pytest.raises(ConversionError, match='1 names but 2 states'):
         cv.touch_state_from_ros(ros)
 
 
-def test_registry_covers_every_top_level_message():
+def test_touch_state_unknown_fields_refused_by_default():
+    msg = codec.decode(TouchState, codec.encode(make_touch()) + b'\x20\x01')  # field 4
+    with pytest.raises(LossyConversionError):
+        cv.touch_state_to_ros(msg)
+    ros = cv.touch_state_to_ros(msg, accept_losses={'unknown_fields'})
+    assert cv.touch_state_from_ros(ros) == make_touch()
+
+
+def test_registry_covers_every_top_level_message_both_ways():
     assert set(cv.ROS_FORMS) == {JointState, ImuState, JointCommand, TouchState}
+    assert cv.ALL_LOSSES == {'unknown_fields'}
+    imu = ImuState(header=Header(time_stamp=1), orientation={'w': 1.0},
+                   angular_velocity={'x': 0.5}, linear_acceleration={'z': 9.8})
+    samples = {JointState: make_joint_state(), ImuState: imu,
+               JointCommand: make_command(), TouchState: make_touch()}
+    for cls, (ros_cls, to_ros, from_ros) in cv.ROS_FORMS.items():
+        ros = to_ros(samples[cls])
+        assert isinstance(ros, ros_cls)
+        assert from_ros(ros) == samples[cls]
