@@ -91,6 +91,8 @@ class SimMotor:
                 shift = self.position
                 self.position = 0.0
                 self.params[IDX['loc_ref']] -= shift
+                p_des, v_des, kp, kd, t_ff = self.motion
+                self.motion = (p_des - shift, v_des, kp, kd, t_ff)
             self._motion_host = host
         elif kind == proto.CommType.PARAM_WRITE:
             index, value = proto.decode_param(frame)
@@ -219,7 +221,8 @@ class SimMotor:
         else:
             c0 = cp = cv = limit = 0.0
         load = self.load_torque
-        # Implicit Euler on the affine part: v1 = v + h/J*(c0 + cp*(p + h*v1) + cv*v1 - b*v1 + load)
+        # Implicit Euler on the affine part:
+        #   v1 = v + h/J * (c0 + cp*(p + h*v1) + cv*v1 - b*v1 + load)
         denom = 1.0 - h / j * (cp * h + cv - b)
         v1 = (v + h / j * (c0 + cp * p + load)) / denom
         tau = c0 + cp * (p + h * v1) + cv * v1
@@ -237,4 +240,5 @@ class SimMotor:
             self._integral = max(-lim_i, min(lim_i, self._integral))
         # Copper losses heat the winding with the square of the torque; cooling to ambient.
         heat = self.heat_gain * HEAT_RATE_C_PER_S * (tau / m.t_max) ** 2
-        self.temperature += h * (heat - (self.temperature - self.ambient) / THERMAL_TIME_CONSTANT_S)
+        cooling = (self.temperature - self.ambient) / THERMAL_TIME_CONSTANT_S
+        self.temperature += h * (heat - cooling)

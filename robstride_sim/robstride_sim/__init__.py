@@ -1,0 +1,1 @@
+"""Simulated RobStride hardware interface (robstride_hardware_interface look-alike)."""

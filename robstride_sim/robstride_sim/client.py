@@ -1,0 +1,184 @@
+"""A small synchronous client for robstride_hardware_interface (this simulator or the real
+upstream node): Get/Set/SetZero/Reboot, set_torque, reactivate, one state sample, and node
+parameters (fault injection on the simulator).
+
+The client owns a private node and executor and spins them only while it waits, with a
+timeout on every wait, so it must not be handed a node someone else is spinning.
+
+    with RobstrideClient() as rs:
+        print(rs.get(1, 'temperature'))
+        rs.set(1, '0x7016', 1.5)
+"""
+import itertools
+import os
+
+import rclpy
+from rclpy.executors import SingleThreadedExecutor
+from rclpy.parameter import Parameter
+from rcl_interfaces.msg import ParameterType
+from rcl_interfaces.srv import GetParameters, SetParameters
+from robstride_interfaces.msg import RobstrideState
+from robstride_interfaces.srv import (GetDataFromRobstride, RebootRobstride,
+                                      SetDataToRobstride, SetZeroRobstride)
+from std_srvs.srv import SetBool, Trigger
+
+from .hardware import GAIN_ITEMS
+from .params import parse_index
+from .qos import STATE_QOS
+
+DEFAULT_PREFIX = '/robstride/robstride_hardware_interface'
+_counter = itertools.count()
+
+
+class RobstrideClientError(RuntimeError):
+    """Base of the client's errors."""
+
+
+class ServiceUnavailableError(RobstrideClientError):
+    """The service did not appear within the timeout (node not running, wrong prefix or
+    ROS_DOMAIN_ID)."""
+
+
+class CallTimeoutError(RobstrideClientError):
+    """No response (or no state message) within the timeout."""
+
+
+class RequestRejectedError(RobstrideClientError):
+    """The node answered result=false (the node's log says why)."""
+
+
+def check_id(can_id) -> int:
+    value = int(can_id)
+    if not 0 <= value <= 255:
+        raise ValueError(f'CAN id {can_id} outside 0..255 (the services carry a uint8)')
+    return value
+
+
+def check_set_item(item: str) -> str:
+    """kp, kd or a parameter index (hex or decimal); raises ParamError otherwise."""
+    if item.strip().lower() not in GAIN_ITEMS:
+        parse_index(item)
+    return item
+
+
+class RobstrideClient:
+    def __init__(self, prefix: str = DEFAULT_PREFIX, timeout_sec: float = 2.0, context=None):
+        self.prefix = prefix.rstrip('/')
+        self.timeout_sec = float(timeout_sec)
+        self._context = context
+        self.node = rclpy.create_node(f'robstride_client_{os.getpid()}_{next(_counter)}',
+                                      context=context)
+        self._executor = SingleThreadedExecutor(context=context)
+        self._executor.add_node(self.node)
+        self._clients = {}
+
+    def close(self):
+        self._executor.remove_node(self.node)
+        self._executor.shutdown(timeout_sec=0.0)
+        self.node.destroy_node()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    # --- plumbing --------------------------------------------------------------------------
+
+    def _call(self, srv_type, suffix, request):
+        name = f'{self.prefix}/{suffix}'
+        client = self._clients.get(name)
+        if client is None:
+            client = self._clients[name] = self.node.create_client(srv_type, name)
+        if not client.wait_for_service(timeout_sec=self.timeout_sec):
+            raise ServiceUnavailableError(f'{name} not available after {self.timeout_sec:g} s')
+        future = client.call_async(request)
+        self._executor.spin_until_future_complete(future, timeout_sec=self.timeout_sec)
+        if not future.done():
+            client.remove_pending_request(future)
+            raise CallTimeoutError(f'{name}: no response after {self.timeout_sec:g} s')
+        return future.result()
+
+    def _stamp(self, request):
+        request.header.stamp = self.node.get_clock().now().to_msg()
+        return request
+
+    # --- robstride services ----------------------------------------------------------------
+
+    def get(self, can_id, item: str, timeout_sec: float = 0.0) -> float:
+        req = self._stamp(GetDataFromRobstride.Request(
+            id=check_id(can_id), item_name=item, timeout_sec=float(timeout_sec)))
+        resp = self._call(GetDataFromRobstride, 'get_data_from_robstride', req)
+        if not resp.result:
+            raise RequestRejectedError(f'get id={can_id} {item!r} rejected')
+        return resp.item_data
+
+    def set(self, can_id, item: str, value: float):
+        req = self._stamp(SetDataToRobstride.Request(
+            id=check_id(can_id), item_name=check_set_item(item), item_data=float(value)))
+        if not self._call(SetDataToRobstride, 'set_data_to_robstride', req).result:
+            raise RequestRejectedError(f'set id={can_id} {item!r}={value} rejected')
+
+    def set_zero(self, can_id):
+        req = self._stamp(SetZeroRobstride.Request(id=check_id(can_id)))
+        if not self._call(SetZeroRobstride, 'set_zero_robstride', req).result:
+            raise RequestRejectedError(f'set_zero id={can_id} rejected')
+
+    def reboot(self, can_id):
+        req = self._stamp(RebootRobstride.Request(id=check_id(can_id)))
+        if not self._call(RebootRobstride, 'reboot_robstride', req).result:
+            raise RequestRejectedError(f'reboot id={can_id} rejected')
+
+    def set_torque(self, on: bool) -> str:
+        resp = self._call(SetBool, 'set_torque', SetBool.Request(data=bool(on)))
+        if not resp.success:
+            raise RequestRejectedError(f'set_torque {on}: {resp.message}')
+        return resp.message
+
+    def reactivate(self) -> str:
+        resp = self._call(Trigger, 'reactivate', Trigger.Request())
+        if not resp.success:
+            raise RequestRejectedError(f'reactivate: {resp.message}')
+        return resp.message
+
+    def state(self) -> RobstrideState:
+        """Wait for one ~/robstride_state message."""
+        box = []
+        sub = self.node.create_subscription(RobstrideState, f'{self.prefix}/robstride_state',
+                                            box.append, STATE_QOS)
+        try:
+            deadline = self.node.get_clock().now().nanoseconds + int(self.timeout_sec * 1e9)
+            while not box and self.node.get_clock().now().nanoseconds < deadline:
+                self._executor.spin_once(timeout_sec=0.05)
+        finally:
+            self.node.destroy_subscription(sub)
+        if not box:
+            raise CallTimeoutError(f'no {self.prefix}/robstride_state within '
+                                   f'{self.timeout_sec:g} s')
+        return box[-1]
+
+    # --- node parameters (simulator fault injection) ---------------------------------------
+
+    def set_parameters(self, values: dict):
+        """Set node parameters atomically-by-name; ints are widened to the parameter's
+        double type (so `sim.bus_voltage 10` works). Raises RequestRejectedError with the
+        node's reason."""
+        names = list(values)
+        current = self._call(GetParameters, 'get_parameters',
+                             GetParameters.Request(names=names)).values
+        params = []
+        for name, cur in zip(names, current):
+            value = values[name]
+            if cur.type == ParameterType.PARAMETER_DOUBLE and isinstance(value, int) \
+                    and not isinstance(value, bool):
+                value = float(value)
+            elif cur.type == ParameterType.PARAMETER_DOUBLE_ARRAY and isinstance(value, list):
+                value = [float(v) for v in value]
+            elif cur.type == ParameterType.PARAMETER_NOT_SET:
+                raise RequestRejectedError(f'parameter {name!r} is not declared by the node')
+            params.append(Parameter(name, value=value).to_parameter_msg())
+        results = self._call(SetParameters, 'set_parameters',
+                             SetParameters.Request(parameters=params)).results
+        failed = [f'{n}: {r.reason}' for n, r in zip(names, results) if not r.successful]
+        if failed:
+            raise RequestRejectedError('; '.join(failed))

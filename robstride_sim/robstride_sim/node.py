@@ -1,0 +1,321 @@
+"""robstride_hardware_interface: a simulated stand-in for the upstream RobStride hardware
+interface node, with the same services and topics (see README.md).
+
+The node is thin: the motors (motor.py), the CAN bus (bus.py) and the read/write logic
+(hardware.py) are plain Python. One timer runs the cycle; every service handler returns
+immediately (no waiting inside a callback), so a single-threaded executor is enough.
+"""
+import time
+
+import rclpy
+from rclpy.executors import ExternalShutdownException
+from rclpy.node import Node
+from rcl_interfaces.msg import SetParametersResult
+from robstride_interfaces.msg import RobstrideState
+from robstride_interfaces.srv import (GetDataFromRobstride, RebootRobstride,
+                                      SetDataToRobstride, SetZeroRobstride)
+from sensor_msgs.msg import JointState
+from std_srvs.srv import SetBool, Trigger
+
+from .bus import BUS_STATES, BusError, SimBus
+from .hardware import (CommandError, CommandIgnoredError, JointConfig, ReactivationError,
+                       RobstrideHardware, UnknownItemError, UnknownMotorError)
+from .models import get_model
+from .motor import SimMotor
+from .params import ParamError
+from .qos import COMMAND_QOS, STATE_QOS
+
+NODE_NAME = 'robstride_hardware_interface'
+DEFAULT_NAMESPACE = '/robstride'
+
+# Start-up parameters (read once). Per-joint arrays are parallel, in joint order.
+PARAMETERS = {
+    'joint_names': ['joint_1', 'joint_2'],
+    'can_ids': [1, 2],
+    'models': ['RS02', 'RS03'],
+    'directions': [1, 1],
+    'kp': [20.0, 100.0],
+    'kd': [1.0, 4.0],
+    'host_can_id': 0xFD,
+    'update_rate_hz': 500.0,
+    'error_timeout_ms': 4000,
+    'freeze_on_joint_loss': True,
+    'enable_retry_ms': 200,
+    'publish_joint_states': True,
+}
+
+# Simulation and fault-injection parameters, changeable at run time. Per-joint ones get a
+# default of one entry per joint (see _sim_defaults).
+SIM_SCALARS = {
+    'sim.bus_voltage': 48.0,      # V; below 18 latches under-voltage, above 60 over-voltage
+    'sim.heat_gain': 1.0,         # multiplies winding heating (speeds up over-temperature)
+    'sim.ambient_c': 25.0,
+    'sim.bus_state': 'ok',        # ok | not_open | send_fail
+}
+
+
+def _sim_defaults(n):
+    return {
+        'sim.hung': [False] * n,             # MCU hung: stops answering (-> stale -> lost)
+        'sim.load_torque': [0.0] * n,        # external torque on each joint (N*m, joint side)
+        'sim.inject_fault_bits': [0] * n,    # on each set: latch these fault bits
+        'sim.initial_positions': [0.0] * n,  # start-up only (rad, joint side)
+    }
+
+
+class ConfigError(ValueError):
+    """Inconsistent start-up parameters."""
+
+
+class RobstrideSimNode(Node):
+    def __init__(self, **kwargs):
+        super().__init__(NODE_NAME, **kwargs)
+        for name, default in PARAMETERS.items():
+            self.declare_parameter(name, default)
+        p = {name: self.get_parameter(name).value for name in PARAMETERS}
+        joints = self._joint_configs(p)
+        n = len(joints)
+        for name, default in {**SIM_SCALARS, **_sim_defaults(n)}.items():
+            self.declare_parameter(name, default)
+
+        self.motors = [SimMotor(j.can_id, j.model) for j in joints]
+        self.bus = SimBus(self.motors, host_id=p['host_can_id'])
+        self.hw = RobstrideHardware(
+            joints, self.bus, host_id=p['host_can_id'],
+            error_timeout_s=p['error_timeout_ms'] / 1000.0,
+            freeze_on_joint_loss=p['freeze_on_joint_loss'],
+            enable_retry_s=p['enable_retry_ms'] / 1000.0, log=self._log)
+        initial = self.get_parameter('sim.initial_positions').value
+        self._check_length('sim.initial_positions', initial, n)
+        for motor, j, q in zip(self.motors, joints, initial):
+            motor.position = j.direction * float(q)
+        result = self._on_set_parameters(
+            [self.get_parameter(name) for name in {**SIM_SCALARS, **_sim_defaults(n)}
+             if name != 'sim.initial_positions'])
+        if not result.successful:
+            raise ConfigError(result.reason)
+        self.add_on_set_parameters_callback(self._on_set_parameters)
+
+        self.state_pub = self.create_publisher(RobstrideState, '~/robstride_state', STATE_QOS)
+        self.js_pub = (self.create_publisher(JointState, 'joint_states', STATE_QOS)
+                       if p['publish_joint_states'] else None)
+        self.create_subscription(JointState, '~/joint_commands', self._on_command, COMMAND_QOS)
+        self.create_service(GetDataFromRobstride, '~/get_data_from_robstride', self._on_get)
+        self.create_service(SetDataToRobstride, '~/set_data_to_robstride', self._on_set)
+        self.create_service(SetZeroRobstride, '~/set_zero_robstride', self._on_zero)
+        self.create_service(RebootRobstride, '~/reboot_robstride', self._on_reboot)
+        self.create_service(SetBool, '~/set_torque', self._on_set_torque)
+        self.create_service(Trigger, '~/reactivate', self._on_reactivate)
+
+        self._names = [j.name for j in joints]
+        self._last = time.monotonic()
+        self.hw.activate(self._last)
+        rate = float(p['update_rate_hz'])
+        if not rate > 0.0:
+            raise ConfigError(f'update_rate_hz must be > 0, got {rate}')
+        self.timer = self.create_timer(1.0 / rate, self._cycle)
+        self.get_logger().info(
+            f'simulating {n} RobStride motor(s) ' + ', '.join(
+                f'{j.name}=id{j.can_id}/{j.model.name}' for j in joints) + f' at {rate:g} Hz')
+
+    # --- configuration ---------------------------------------------------------------------
+
+    @staticmethod
+    def _check_length(name, values, n):
+        if len(values) != n:
+            raise ConfigError(f'{name} has {len(values)} entries, joint_names has {n}')
+
+    def _joint_configs(self, p):
+        names = list(p['joint_names'])
+        n = len(names)
+        for key in ('can_ids', 'models', 'directions', 'kp', 'kd'):
+            self._check_length(key, p[key], n)
+        try:
+            joints = [JointConfig(name, int(cid), get_model(model), int(d), float(kp), float(kd))
+                      for name, cid, model, d, kp, kd in zip(
+                          names, p['can_ids'], p['models'], p['directions'], p['kp'], p['kd'])]
+            for j in joints:
+                j.validate()
+        except ValueError as exc:
+            raise ConfigError(str(exc)) from None
+        return joints
+
+    def _on_set_parameters(self, params):
+        """Validate every sim.* change first, then apply them all (never half-applied)."""
+        n = len(self.motors)
+        actions = []
+        for prm in params:
+            name, value = prm.name, prm.value
+            if name in ('sim.hung', 'sim.load_torque', 'sim.inject_fault_bits'):
+                if value is None or len(value) != n:
+                    return SetParametersResult(successful=False,
+                                               reason=f'{name} needs {n} entries')
+            if name == 'sim.initial_positions':
+                return SetParametersResult(successful=False, reason=f'{name} is start-up only')
+            if name == 'sim.bus_state' and value not in BUS_STATES:
+                return SetParametersResult(
+                    successful=False, reason=f'sim.bus_state must be one of {BUS_STATES}')
+            if name in ('sim.bus_voltage', 'sim.heat_gain') and not value >= 0.0:
+                return SetParametersResult(successful=False, reason=f'{name} must be >= 0')
+            if name in PARAMETERS:
+                return SetParametersResult(
+                    successful=False, reason=f'{name} is read at start-up only')
+            actions.append((name, value))
+        for name, value in actions:
+            self._apply_sim(name, value)
+        return SetParametersResult(successful=True)
+
+    def _apply_sim(self, name, value):
+        joints = self.hw.joints
+        if name == 'sim.hung':
+            for m, v in zip(self.motors, value):
+                m.hung = bool(v)
+        elif name == 'sim.load_torque':
+            for m, j, v in zip(self.motors, joints, value):
+                m.load_torque = j.cfg.direction * float(v)
+        elif name == 'sim.inject_fault_bits':
+            for m, v in zip(self.motors, value):
+                if int(v):
+                    m.latch(int(v))
+        elif name == 'sim.bus_voltage':
+            for m in self.motors:
+                m.vbus = float(value)
+        elif name == 'sim.heat_gain':
+            for m in self.motors:
+                m.heat_gain = float(value)
+        elif name == 'sim.ambient_c':
+            for m in self.motors:
+                m.ambient = float(value)
+        elif name == 'sim.bus_state':
+            self.bus.state = value
+
+    # --- cycle -----------------------------------------------------------------------------
+
+    def _cycle(self):
+        now = time.monotonic()
+        # A stalled process must not produce one huge physics step.
+        dt = min(now - self._last, 0.05)
+        self._last = now
+        self.bus.step(dt, now)
+        self.hw.read(now)
+        self._publish()
+        self.hw.write(now)
+
+    def _publish(self):
+        stamp = self.get_clock().now().to_msg()
+        joints = self.hw.joints
+        msg = RobstrideState()
+        msg.header.stamp = stamp
+        msg.comm_state = self.hw.comm_state
+        msg.id = [j.cfg.can_id for j in joints]
+        msg.enabled = [j.enabled for j in joints]
+        msg.run_state = [j.run_state for j in joints]
+        msg.fault_bits = [j.fault_bits for j in joints]
+        self.state_pub.publish(msg)
+        if self.js_pub is not None:
+            js = JointState()
+            js.header.stamp = stamp
+            js.name = self._names
+            js.position = [j.cfg.direction * j.position for j in joints]
+            js.velocity = [j.cfg.direction * j.velocity for j in joints]
+            js.effort = [j.cfg.direction * j.torque for j in joints]
+            self.js_pub.publish(js)
+
+    def _log(self, level, text):
+        # rclpy forbids one call site logging at different severities: one call per level.
+        logger = self.get_logger()
+        if level == 'error':
+            logger.error(text)
+        elif level == 'warning':
+            logger.warning(text)
+        else:
+            logger.info(text)
+
+    # --- topics and services ---------------------------------------------------------------
+
+    def _on_command(self, msg: JointState):
+        try:
+            self.hw.command(list(msg.name), list(msg.position), list(msg.velocity),
+                            list(msg.effort))
+        except CommandIgnoredError as exc:
+            self.get_logger().warning(f'joint command ignored: {exc}',
+                                      throttle_duration_sec=1.0)
+        except CommandError as exc:
+            self.get_logger().warning(f'joint command rejected: {exc}',
+                                      throttle_duration_sec=1.0)
+
+    def _reject(self, what, exc):
+        self.get_logger().warning(f'{what} rejected: {exc}')
+
+    def _on_get(self, req, resp):
+        try:
+            resp.item_data = float(self.hw.get_item(req.id, req.item_name))
+            resp.result = True
+        except (UnknownMotorError, UnknownItemError) as exc:
+            self._reject(f'get id={req.id} {req.item_name!r}', exc)
+            resp.result = False
+        return resp
+
+    def _on_set(self, req, resp):
+        try:
+            self.hw.set_item(req.id, req.item_name, req.item_data, time.monotonic())
+            resp.result = True
+        except (UnknownMotorError, ParamError, BusError) as exc:
+            self._reject(f'set id={req.id} {req.item_name!r}={req.item_data:g}', exc)
+            resp.result = False
+        return resp
+
+    def _on_zero(self, req, resp):
+        try:
+            self.hw.set_zero(req.id, time.monotonic())
+            resp.result = True
+        except (UnknownMotorError, BusError) as exc:
+            self._reject(f'set_zero id={req.id}', exc)
+            resp.result = False
+        return resp
+
+    def _on_reboot(self, req, resp):
+        try:
+            self.hw.reboot(req.id, time.monotonic())
+            resp.result = True
+        except (UnknownMotorError, BusError) as exc:
+            self._reject(f'reboot id={req.id}', exc)
+            resp.result = False
+        return resp
+
+    def _on_set_torque(self, req, resp):
+        self.hw.set_torque(req.data)
+        resp.success = True
+        resp.message = 'torque on' if req.data else 'torque off'
+        return resp
+
+    def _on_reactivate(self, req, resp):
+        try:
+            self.hw.reactivate(time.monotonic())
+            resp.success, resp.message = True, 'reactivated'
+        except ReactivationError as exc:
+            self._reject('reactivate', exc)
+            resp.success, resp.message = False, str(exc)
+        return resp
+
+
+def main(args=None):
+    # Default namespace /robstride unless the command line sets one (--ros-args -r __ns:=...).
+    rclpy.init(args=args)
+    node = None
+    try:
+        node = RobstrideSimNode(namespace=DEFAULT_NAMESPACE)
+        rclpy.spin(node)
+    except (KeyboardInterrupt, ExternalShutdownException):
+        pass
+    except ConfigError as exc:
+        print(f'robstride_sim: configuration error: {exc}', flush=True)
+        raise SystemExit(2)
+    finally:
+        if node is not None:
+            node.destroy_node()
+        rclpy.try_shutdown()
+
+
+if __name__ == '__main__':
+    main()

@@ -1,0 +1,32 @@
+"""ament_python setup for robstride_sim (simulated robstride_hardware_interface)."""
+from glob import glob
+
+from setuptools import setup
+
+package_name = 'robstride_sim'
+
+setup(
+    name=package_name,
+    version='0.1.0',
+    packages=[package_name],
+    data_files=[
+        ('share/ament_index/resource_index/packages', ['resource/' + package_name]),
+        ('share/' + package_name, ['package.xml', 'README.md']),
+        ('share/' + package_name + '/config', glob('config/*.yaml')),
+        ('share/' + package_name + '/launch', glob('launch/*.launch.py')),
+    ],
+    install_requires=['setuptools'],
+    zip_safe=True,
+    maintainer='Workspace maintainers',
+    maintainer_email='dev@workspace.local',
+    description='Simulated RobStride hardware interface node with the upstream services, '
+                'a Python client and the robstride_cli tool',
+    license='Apache-2.0',
+    tests_require=['pytest'],
+    entry_points={
+        'console_scripts': [
+            'robstride_sim_node = robstride_sim.node:main',
+            'robstride_cli = robstride_sim.cli:main',
+        ],
+    },
+)

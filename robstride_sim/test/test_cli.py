@@ -1,0 +1,81 @@
+"""robstride_cli against a node in the default namespace, all through ROS."""
+import subprocess
+
+import pytest
+
+from rs_harness import executable, Monitor, sim_node
+
+
+@pytest.fixture(scope='module')
+def node(ros):
+    with sim_node(namespace='/robstride') as (proc, prefix):
+        assert prefix == '/robstride/robstride_hardware_interface'
+        mon = Monitor(prefix)
+        try:
+            yield mon
+        finally:
+            mon.close()
+
+
+def cli(*args, timeout=60):
+    # A generous --timeout: discovery on a loaded machine can take seconds.
+    if '--timeout' not in args:
+        args = ('--timeout', '15') + args
+    r = subprocess.run([executable('robstride_cli'), *args], capture_output=True, text=True,
+                       timeout=timeout)
+    return r.returncode, r.stdout.strip(), r.stderr.strip()
+
+
+def test_get_prints_value(node):
+    rc, out, _ = cli('get', '1', 'temperature')
+    assert rc == 0 and float(out) == pytest.approx(25.0, abs=1.0)
+    rc, out, _ = cli('get', '2', 'run_state')
+    assert rc == 0 and float(out) == 2.0
+
+
+def test_set_param_and_gains(node):
+    assert cli('set', '1', '0x7005', '5')[0] == 0
+    assert cli('set', '1', '0x7016', '1.5')[0] == 0
+    node.wait_for(lambda m: m.joints and abs(m.joints.position[0] - 1.5) < 0.01,
+                  what='CSP move by CLI')
+    assert cli('set', '1', '0x7005', '0')[0] == 0
+    assert cli('set', '1', 'kp', '40')[0] == 0
+
+
+def test_rejections_and_usage_errors(node):
+    rc, _, err = cli('set', '1', '0x7019', '1')
+    assert rc == 1 and 'rejected' in err
+    assert cli('get', '7', 'position')[0] == 1
+    rc, _, err = cli('set', '1', 'banana', '1')
+    assert rc == 2 and 'banana' in err
+    assert cli('get', '300', 'position')[0] == 2
+
+
+def test_zero_reboot_torque_state(node):
+    assert cli('zero', '1')[0] == 0
+    node.wait_for(lambda m: m.joints and abs(m.joints.position[0]) < 0.005, what='zeroed')
+    assert cli('reboot', '1')[0] == 0
+    rc, out, _ = cli('torque', 'off')
+    assert rc == 0 and out == 'torque off'
+    node.wait_for(lambda m: m.state and list(m.state.run_state) == [0, 0])
+    assert cli('torque', 'on')[0] == 0
+    node.wait_for(lambda m: list(m.state.run_state) == [2, 2])
+    rc, out, _ = cli('state')
+    assert rc == 0 and 'comm_state 0' in out
+    assert out.splitlines()[2].split()[:3] == ['1', 'True', '2']
+
+
+def test_sim_parameter_and_reactivate(node):
+    assert cli('sim', 'sim.bus_voltage', '10')[0] == 0
+    node.wait_for(lambda m: list(m.state.fault_bits) == [4, 4], what='under-voltage by CLI')
+    assert cli('sim', 'sim.bus_voltage', '48')[0] == 0
+    assert cli('reboot', '1')[0] == 0 and cli('reboot', '2')[0] == 0
+    node.wait_for(lambda m: list(m.state.run_state) == [2, 2])
+    rc, out, _ = cli('reactivate')
+    assert rc == 0 and out == 'reactivated'
+    assert cli('sim', 'sim.hung', '[true]')[0] == 1       # wrong length: node rejects
+
+
+def test_unreachable_node(ros):
+    rc, _, err = cli('--prefix', '/nobody/here', '--timeout', '0.5', 'get', '1', 'position')
+    assert rc == 3 and 'not available' in err

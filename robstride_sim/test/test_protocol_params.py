@@ -1,0 +1,111 @@
+"""CAN frame layer and parameter table, without ROS."""
+import math
+import struct
+
+import pytest
+
+from robstride_sim import protocol as proto
+from robstride_sim.models import MODELS, P_MAX, get_model
+from robstride_sim.params import PARAMS, ParamError, parse_index, validate_write
+
+RS02 = MODELS['RS02']
+RS03 = MODELS['RS03']
+
+
+def test_model_limits_match_spec():
+    expected = {'RS00': (33, 14, 500, 5), 'RS01': (44, 17, 500, 5), 'RS02': (44, 17, 500, 5),
+                'RS03': (20, 60, 5000, 100), 'RS04': (15, 120, 5000, 100),
+                'RS05': (33, 17, 500, 5), 'RS06': (50, 36, 5000, 100)}
+    got = {n: (m.v_max, m.t_max, m.kp_max, m.kd_max) for n, m in MODELS.items()}
+    assert got == expected
+    assert get_model(' rs03 ') is RS03
+    with pytest.raises(ValueError, match='RS07'):
+        get_model('RS07')
+
+
+def test_identifier_layout_of_host_frames():
+    f = proto.encode_enable(0xFD, 7)
+    assert f.arb_id == (3 << 24) | (0xFD << 8) | 7
+    f = proto.encode_stop(0xFD, 7, clear_fault=True)
+    assert f.comm_type == proto.CommType.STOP and f.data[0] == 1 and f.dest == 7
+    assert proto.encode_stop(0xFD, 7).data[0] == 0
+    assert proto.encode_set_zero(0xFD, 7).data[0] == 1
+
+
+def test_motion_frame_round_trip_and_saturation():
+    f = proto.encode_motion(RS03, 5, 1.25, -3.0, 250.0, 2.5, -10.0)
+    assert f.comm_type == proto.CommType.MOTION and f.dest == 5
+    p, v, kp, kd, t = proto.decode_motion(RS03, f)
+    assert p == pytest.approx(1.25, abs=2 * P_MAX / 65535)
+    assert v == pytest.approx(-3.0, abs=2 * RS03.v_max / 65535)
+    assert kp == pytest.approx(250.0, abs=RS03.kp_max / 65535)
+    assert kd == pytest.approx(2.5, abs=RS03.kd_max / 65535)
+    assert t == pytest.approx(-10.0, abs=2 * RS03.t_max / 65535)
+    # Outside the model range the 16-bit field saturates (as on the bus).
+    assert proto.decode_motion(RS02, proto.encode_motion(RS02, 1, 99, 99, 9999, 99, 99))[4] \
+        == pytest.approx(RS02.t_max)
+
+
+def test_feedback_round_trip_carries_mode_faults_and_ids():
+    f = proto.encode_feedback(RS02, 0xFD, 9, 2, proto.FAULT_OVER_TEMPERATURE, -0.5, 1.5, 3.0,
+                              41.3)
+    assert f.dest == 0xFD and proto.feedback_motor_id(f) == 9
+    assert (f.arb_id >> 22) & 0x3 == 2            # mode bits 23..22
+    assert (f.arb_id >> 16) & 0x3F == 1 << 2      # over-temperature flag, bit 18
+    fb = proto.decode_feedback(RS02, f)
+    assert (fb.motor_id, fb.run_state) == (9, 2)
+    assert fb.position == pytest.approx(-0.5, abs=4e-4)
+    assert fb.velocity == pytest.approx(1.5, abs=2e-3)
+    assert fb.torque == pytest.approx(3.0, abs=1e-3)
+    assert fb.temperature == pytest.approx(41.3)
+    assert proto.flags_to_fault_word(fb.fault_flags) == proto.FAULT_OVER_TEMPERATURE
+    with pytest.raises(proto.ProtocolError):
+        proto.decode_feedback(RS02, proto.encode_enable(0xFD, 1))
+
+
+def test_fault_frame_and_param_frames():
+    word = proto.FAULT_UNDER_VOLTAGE | proto.FAULT_PHASE_A_OVER_CURRENT
+    f = proto.encode_fault(0xFD, 3, word)
+    assert proto.decode_fault(f) == word and proto.feedback_motor_id(f) == 3
+    w = proto.encode_param_write(0xFD, 3, 0x7016, 1.5)
+    assert w.comm_type == proto.CommType.PARAM_WRITE
+    assert struct.unpack_from('<H', w.data, 0)[0] == 0x7016     # little-endian index
+    assert proto.decode_param(w) == (0x7016, 1.5)
+    assert proto.decode_param(proto.encode_param_write(0xFD, 3, 0x7005, 2)) == (0x7005, 2.0)
+    assert proto.decode_param(proto.encode_param_write(0xFD, 3, 0x7028, 20000)) \
+        == (0x7028, 20000.0)
+
+
+def test_parse_index_hex_and_decimal():
+    assert parse_index('0x7016') == 0x7016
+    assert parse_index('0X700b') == 0x700B
+    assert parse_index('28694') == 0x7016
+    for bad in ('', 'loc_ref', '0x', '-1', '0x10000', '1.5'):
+        with pytest.raises(ParamError):
+            parse_index(bad)
+
+
+def test_validate_write_rejects_unknown_read_only_and_out_of_range():
+    assert validate_write(RS02, 0x7016, 1.5).name == 'loc_ref'
+    assert validate_write(RS02, 0x700B, 17.0).name == 'limit_torque'
+    with pytest.raises(ParamError, match='unknown'):
+        validate_write(RS02, 0x7099, 1.0)
+    for ro in (0x7019, 0x701B, 0x701C):
+        with pytest.raises(ParamError, match='read-only'):
+            validate_write(RS02, ro, 0.0)
+    with pytest.raises(ParamError, match='outside'):
+        validate_write(RS02, 0x700B, 18.0)           # RS02 torque limit is 17
+    validate_write(RS03, 0x700B, 60.0)               # RS03 allows 60
+    with pytest.raises(ParamError, match='outside'):
+        validate_write(RS02, 0x7005, 6)
+    with pytest.raises(ParamError, match='integer'):
+        validate_write(RS02, 0x7005, 1.5)
+    with pytest.raises(ParamError, match='finite'):
+        validate_write(RS02, 0x7016, math.nan)
+
+
+def test_required_parameters_present():
+    names = {p.name for p in PARAMS.values()}
+    assert {'run_mode', 'iq_ref', 'spd_ref', 'limit_torque', 'loc_ref', 'limit_spd',
+            'limit_cur', 'mechPos', 'mechVel', 'VBUS', 'loc_kp', 'spd_kp', 'spd_ki',
+            'canTimeout'} <= names
