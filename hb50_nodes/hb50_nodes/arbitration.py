@@ -2,11 +2,13 @@
 
 Rule (the vendor documents only ">= 10 Hz custom publisher wins"; the details are ours):
 - The primary source is `control_node`. Any other source_node is a custom source.
+- max_gap = (1 + jitter_margin) / min_rate: 150 ms by default (min_rate 10 Hz, margin 0.5), so
+  that a nominal 10 Hz publisher with ordinary scheduling jitter does not flap.
 - A custom source takes priority when `takeover_count` (default 3) consecutive VALID commands
-  from it arrived with every gap <= 1/min_rate (default 100 ms, i.e. >= 10 Hz). The command
-  that completes the streak is the first one applied.
-- It keeps priority while each next valid command arrives within 1/min_rate of the previous
-  one; after 1/min_rate (100 ms) without one, the primary source resumes at once.
+  from it arrived with every gap <= max_gap. The command that completes the streak is the
+  first one applied.
+- It keeps priority while each next valid command arrives within max_gap of the previous one;
+  after max_gap (150 ms) without one, the primary source resumes at once.
 - While one custom source has priority, other custom sources are ignored (first come, first
   served); invalid commands never count towards a streak.
 Commands from a source without priority are dropped, never applied.
@@ -28,6 +30,7 @@ class Arbiter:
     primary: str = 'control_node'
     min_rate: float = 10.0
     takeover_count: int = 3
+    jitter_margin: float = 0.5
     active: str = ''
     _streaks: dict = field(default_factory=dict)
 
@@ -36,7 +39,7 @@ class Arbiter:
 
     @property
     def max_gap(self):
-        return 1.0 / self.min_rate
+        return (1.0 + self.jitter_margin) / self.min_rate
 
     def offer(self, source, now):
         """A valid command from `source` arrived at `now` (s). Returns (apply, events)."""

@@ -14,9 +14,9 @@ from .validation import InvalidCommand, damping_command, validate
 
 @dataclass(frozen=True)
 class BridgeConfig:
-    command_timeout: float = 0.1      # s without an applied command -> safe damping
+    command_timeout: float = 0.1      # s without any valid command -> safe damping
     damping_kd: float = 1.0           # N*m*s/rad used in safe damping
-    reject_report_period: float = 0.2  # s; repeats of one rejection reason are reported at most this often
+    reject_report_period: float = 0.2  # s; one reason is re-reported at most this often
     joint_names: tuple = JOINT_NAMES
 
 
@@ -30,7 +30,7 @@ class BridgeCore:
         self.damping = damping_command(len(cfg.joint_names), cfg.damping_kd)
         self.command = self.damping
         self.damped = True          # no command yet: start passive
-        self.last_applied = None
+        self.last_valid = None
         self.rejected = 0
         self.applied = 0
         self.start = now
@@ -48,10 +48,13 @@ class BridgeCore:
                 return [(levels.ERROR, f'rejected command from {msg.source_node!r}: {exc} '
                          f'(rejected so far: {self.rejected})')]
             return []
+        # Any valid command counts for the watchdog, applied or not: while control_node keeps
+        # sending, a custom source falling silent hands over (after the arbitration gap)
+        # without a damping interlude.
+        self.last_valid = now
         apply, events = self.arbiter.offer(cmd.source, now)
         if apply:
             self.command = cmd
-            self.last_applied = now
             self.applied += 1
             if self.damped:
                 self.damped = False
@@ -61,8 +64,8 @@ class BridgeCore:
     def step(self, now, dt):
         """Check the watchdog and advance the simulation; returns the events to report."""
         events = self.arbiter.poll(now)
-        if not self.damped and (self.last_applied is None
-                                or now - self.last_applied > self.cfg.command_timeout):
+        if not self.damped and (self.last_valid is None
+                                or now - self.last_valid > self.cfg.command_timeout):
             self.damped = True
             self.command = self.damping
             events.append((levels.WARN, f'no valid command for '

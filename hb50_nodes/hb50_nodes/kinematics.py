@@ -5,6 +5,7 @@ Joint angles are arrays of shape (4, 3) in leg order FR, FL, RL, RR.
 """
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -24,9 +25,9 @@ class LegGeometry:
     l_thigh: float = 0.21
     l_shank: float = 0.21
 
-    @property
+    @cached_property
     def hips(self):
-        """Hip joint positions in the body frame, shape (4, 3)."""
+        """Hip joint positions in the body frame, shape (4, 3); do not modify."""
         return np.stack([_FRONT * self.hip_x, _SIDE * self.hip_y, np.zeros(4)], axis=1)
 
 
@@ -35,9 +36,12 @@ def forward(geo, q):
     q0, q1, q2 = q[:, 0], q[:, 1], q[:, 2]
     length = geo.l_thigh * np.cos(q1) + geo.l_shank * np.cos(q1 + q2)
     x = -geo.l_thigh * np.sin(q1) - geo.l_shank * np.sin(q1 + q2)
-    y = _SIDE * geo.l_abad * np.cos(q0) + length * np.sin(q0)
-    z = _SIDE * geo.l_abad * np.sin(q0) - length * np.cos(q0)
-    return geo.hips + np.stack([x, y, z], axis=1)
+    s0, c0 = np.sin(q0), np.cos(q0)
+    out = geo.hips.copy()
+    out[:, 0] += x
+    out[:, 1] += _SIDE * geo.l_abad * c0 + length * s0
+    out[:, 2] += _SIDE * geo.l_abad * s0 - length * c0
+    return out
 
 
 def jacobian(geo, q):
@@ -105,12 +109,12 @@ def body_twist_from_feet(p, v, mask):
     n = int(np.count_nonzero(mask))
     if n == 0:
         return 0.0, 0.0, 0.0
-    px, py = p[mask, 0], p[mask, 1]
-    vx, vy = v[mask, 0], v[mask, 1]
-    mpx, mpy, mvx, mvy = px.mean(), py.mean(), vx.mean(), vy.mean()
-    dpx, dpy = px - mpx, py - mpy
-    den = float(np.sum(dpx * dpx + dpy * dpy))
+    pm, vm = p[mask, :2], v[mask, :2]
+    mp = pm.sum(axis=0) / n
+    mv = vm.sum(axis=0) / n
+    dp, dv = pm - mp, vm - mv
+    den = float((dp * dp).sum())
     wz = 0.0
     if n >= 2 and den > 1e-9:
-        wz = float(np.sum((vx - mvx) * dpy - (vy - mvy) * dpx)) / den
-    return -mvx + wz * mpy, -mvy - wz * mpx, wz
+        wz = float((dv[:, 0] * dp[:, 1] - dv[:, 1] * dp[:, 0]).sum()) / den
+    return float(-mv[0] + wz * mp[1]), float(-mv[1] - wz * mp[0]), wz

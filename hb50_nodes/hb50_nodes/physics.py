@@ -76,7 +76,8 @@ class HardwareSim:
 
     def _open_circuit_v(self):
         frac = np.clip(self.battery / 100.0, 0.0, 1.0)
-        return self.cfg.battery_empty_v + (self.cfg.battery_full_v - self.cfg.battery_empty_v) * frac
+        cfg = self.cfg
+        return cfg.battery_empty_v + (cfg.battery_full_v - cfg.battery_empty_v) * frac
 
     def _load(self):
         """Feet contacts and the joint torques the body weight puts on them."""

@@ -41,16 +41,17 @@ def validate(msg, joint_names, limits):
     if not source:
         raise InvalidCommand('empty source_node')
     n = len(joint_names)
-    names = list(msg.name)
+    names = msg.name
     if len(names) != n:
         raise InvalidCommand(f'name has {len(names)} entries, expected {n}')
     for field in ARRAY_FIELDS:
         length = len(getattr(msg, field))
         if length != n:
             raise InvalidCommand(f'{field} has {length} entries, expected {n}')
-    for i, (got, want) in enumerate(zip(names, joint_names)):
-        if got != want:
-            raise InvalidCommand(f'name[{i}] is {got!r}, expected {want!r} (configured order)')
+    if tuple(names) != tuple(joint_names):
+        i, got, want = next((i, g, w) for i, (g, w) in enumerate(zip(names, joint_names))
+                            if g != w)
+        raise InvalidCommand(f'name[{i}] is {got!r}, expected {want!r} (configured order)')
     arrays = {}
     for field in ARRAY_FIELDS[:-1]:
         values = np.asarray(getattr(msg, field), dtype=np.float64)
@@ -65,7 +66,7 @@ def validate(msg, joint_names, limits):
             i = bad[0]
             raise InvalidCommand(
                 f'{field}[{i}]={values[i]:g} out of range [0, {high:g}]')
-    brake = np.array([bool(b) for b in msg.brake], dtype=bool)
+    brake = np.array(msg.brake, dtype=bool)
     return ValidCommand(source, arrays['kp'], arrays['kd'], arrays['t_pos'], arrays['t_vel'],
                         arrays['t_trq'], brake)
 

@@ -1,8 +1,7 @@
-import ast
 import os
 import xml.etree.ElementTree as ET
 
-from ament_index_python.packages import get_package_prefix, get_package_share_directory
+from ament_index_python.packages import get_package_share_directory
 
 from pnd_adam_examples.fastdds_profile import PROFILE_ENV, profile_path, use_interop_profile
 from pnd_adam_examples.trajectory import min_jerk
@@ -40,24 +39,7 @@ def test_min_jerk_endpoints_and_midpoint():
     assert q == [1.0] and dq == [0.0]
 
 
-def _launched(path):
-    found = []
-    for node in ast.walk(ast.parse(open(path, encoding='utf-8').read())):
-        if isinstance(node, ast.Call):
-            kw = {k.arg: k.value for k in node.keywords}
-            if 'package' in kw and 'executable' in kw:
-                found.append((ast.literal_eval(kw['package']),
-                              ast.literal_eval(kw['executable'])))
-    return found
-
-
-def test_launch_file_names_installed_executable_and_profile():
-    path = os.path.join(SHARE, 'launch', 'arm_pose.launch.py')
-    launched = _launched(path)
-    assert launched == [('pnd_adam_examples', 'adam_arm_pose')]
-    for pkg, exe in launched:
-        exe_path = os.path.join(get_package_prefix(pkg), 'lib', pkg, exe)
-        assert os.path.isfile(exe_path) and os.access(exe_path, os.X_OK)
-    text = open(path, encoding='utf-8').read()
+def test_launch_file_points_fast_dds_at_the_interop_profile():
+    # (Packages/executables/share files of every launch file: workspace_tests.)
+    text = open(os.path.join(SHARE, 'launch', 'arm_pose.launch.py'), encoding='utf-8').read()
     assert "'FASTDDS_DEFAULT_PROFILES_FILE'" in text and "'fastdds_adam_interop.xml'" in text
-    assert os.path.isfile(os.path.join(SHARE, 'config', 'arm_pose.yaml'))

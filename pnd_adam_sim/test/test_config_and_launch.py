@@ -1,8 +1,7 @@
-import ast
 import os
 
 import pytest
-from ament_index_python.packages import get_package_prefix, get_package_share_directory
+from ament_index_python.packages import get_package_share_directory
 
 from pnd_adam_sim.simulator import _parse_args, load_config
 
@@ -33,26 +32,3 @@ def test_bad_config_rejected(tmp_path):
 def test_ros_args_from_launch_are_ignored():
     a = _parse_args(['--domain', '3', '--ros-args', '-r', '__node:=adam_sim'])
     assert a.domain_id == 3
-
-
-def _launched(path):
-    found = []
-    for node in ast.walk(ast.parse(open(path, encoding='utf-8').read())):
-        if isinstance(node, ast.Call):
-            kw = {k.arg: k.value for k in node.keywords}
-            if 'package' in kw and 'executable' in kw:
-                found.append((ast.literal_eval(kw['package']),
-                              ast.literal_eval(kw['executable'])))
-    return found
-
-
-def test_launch_files_name_installed_executables():
-    launch_dir = os.path.join(SHARE, 'launch')
-    files = sorted(f for f in os.listdir(launch_dir) if f.endswith('.launch.py'))
-    assert files == ['adam_sim.launch.py']
-    for f in files:
-        launched = _launched(os.path.join(launch_dir, f))
-        assert launched == [('pnd_adam_sim', 'adam_sim')]
-        for pkg, exe in launched:
-            exe_path = os.path.join(get_package_prefix(pkg), 'lib', pkg, exe)
-            assert os.path.isfile(exe_path) and os.access(exe_path, os.X_OK)

@@ -1,0 +1,28 @@
+"""Heartbeat bookkeeping of the monitor, without ROS."""
+
+from . import levels
+
+
+class HeartbeatTracker:
+    """Reports a node STALE once `timeout` s passed since its last heartbeat (or since the
+    tracker started, for expected nodes never heard), and OK when its heartbeat returns."""
+
+    def __init__(self, timeout, expected, now):
+        self.timeout = timeout
+        self.last = {name: now for name in expected}
+        self.stale = set()
+
+    def beat(self, node, now):
+        self.last[node] = now
+        if node in self.stale:
+            self.stale.discard(node)
+            return [(levels.OK, node, 'heartbeat resumed')]
+        return []
+
+    def check(self, now):
+        events = []
+        for node, last in self.last.items():
+            if node not in self.stale and now - last > self.timeout:
+                self.stale.add(node)
+                events.append((levels.STALE, node, f'no heartbeat for {now - last:.2f} s'))
+        return events

@@ -1,0 +1,40 @@
+"""heartbeat_monitor: STALE on /hb50/status when a node's heartbeat stops, OK when it returns."""
+
+import time
+
+from hb50_commons.msg import Status
+from rclpy.node import Node
+
+from . import qos
+from .heartbeat import HeartbeatTracker
+from .params import MONITOR, declare
+from .ros_common import StatusReporter, run
+
+
+class HeartbeatMonitor(Node):
+
+    def __init__(self, **kwargs):
+        super().__init__('heartbeat_monitor', **kwargs)
+        (cfg,) = declare(self, MONITOR)
+        self.tracker = HeartbeatTracker(cfg.stale_timeout, cfg.expected_nodes, time.monotonic())
+        self.reporter = StatusReporter(self, cfg.heartbeat_rate)
+        self.create_subscription(Status, qos.HEARTBEAT, self.on_heartbeat, qos.RELIABLE)
+        self.create_timer(1.0 / cfg.check_rate, self.check)
+
+    def on_heartbeat(self, msg):
+        if msg.reporting_node == self.get_name():
+            return
+        for level, node, text in self.tracker.beat(msg.reporting_node, time.monotonic()):
+            self.reporter.report(level, f'{node}: {text}', reporting_node=node)
+
+    def check(self):
+        for level, node, text in self.tracker.check(time.monotonic()):
+            self.reporter.report(level, f'{node}: {text}', reporting_node=node)
+
+
+def main(args=None):
+    run([HeartbeatMonitor], args)
+
+
+if __name__ == '__main__':
+    main()

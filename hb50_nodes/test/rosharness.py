@@ -1,0 +1,136 @@
+"""Harness of the ROS integration tests: an isolated DDS domain, the stack as subprocesses
+and a probe node that records every topic. Every wait has a timeout."""
+
+import os
+import random
+import shutil
+import signal
+import subprocess
+import tempfile
+import threading
+import time
+
+DOMAIN_RANGE = (30, 39)     # this package's assigned ROS_DOMAIN_ID range
+
+
+def isolate():
+    """Pick a domain for this test session and keep DDS traffic on this host."""
+    os.environ['ROS_DOMAIN_ID'] = str(random.randint(*DOMAIN_RANGE))
+    os.environ['ROS_AUTOMATIC_DISCOVERY_RANGE'] = 'LOCALHOST'
+
+
+def executable(name):
+    from ament_index_python.packages import get_package_prefix
+    return os.path.join(get_package_prefix('hb50_nodes'), 'lib', 'hb50_nodes', name)
+
+
+def start(name, *ros_args):
+    args = [executable(name)]
+    if ros_args:
+        args += ['--ros-args', *ros_args]
+    # Output to a file, not a pipe: a full pipe would block the node.
+    log = tempfile.TemporaryFile(mode='w+')
+    proc = subprocess.Popen(args, stdout=log, stderr=subprocess.STDOUT, text=True,
+                            start_new_session=True)
+    proc.log = log
+    return proc
+
+
+def stop(proc, timeout=5.0):
+    """SIGINT (clean shutdown), then SIGKILL if it does not exit."""
+    if proc.poll() is None:
+        proc.send_signal(signal.SIGINT)
+        try:
+            proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout)
+    proc.log.seek(0)
+    out = proc.log.read()
+    proc.log.close()
+    return out
+
+
+def clean_shared_memory():
+    """Remove Fast DDS shared-memory segments left by processes killed hard (SIGKILL).
+    `fastdds shm clean` deletes only segments no live process holds, so other users of the
+    machine are not affected."""
+    tool = shutil.which('fastdds')
+    if tool:
+        subprocess.run([tool, 'shm', 'clean'], stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL, timeout=30, check=False)
+
+
+def wait_for(predicate, timeout, period=0.05):
+    """Poll `predicate` until it returns a truthy value or `timeout` s pass."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = predicate()
+        if value or time.monotonic() > deadline:
+            return value
+        time.sleep(period)
+
+
+class Probe:
+    """A node recording (receipt ns, message) of every HB50 topic, spun on its own thread."""
+
+    def __init__(self):
+        import rclpy
+        from geometry_msgs.msg import Twist
+        from hb50_commons.msg import BridgeData, BridgeState, JointCommand, RobotState, Status
+        from rclpy.experimental import EventsExecutor
+
+        from hb50_nodes import qos
+        self.qos = qos
+        self.context = rclpy.Context()
+        self.context.init()
+        self.node = rclpy.create_node('hb50_test_probe', context=self.context)
+        types = {qos.BRIDGE_DATA: BridgeData, qos.BRIDGE_STATE: BridgeState,
+                 qos.BRIDGE_STATE_10HZ: BridgeState, qos.JOINT_COMMAND: JointCommand,
+                 qos.ROBOT_STATE: RobotState, qos.ROBOT_STATE_10HZ: RobotState,
+                 qos.STATUS: Status, qos.HEARTBEAT: Status}
+        self.lock = threading.Lock()
+        self.records = {topic: [] for topic in types}
+        for topic, msg_type in types.items():
+            self.node.create_subscription(msg_type, topic, self._cb(topic),
+                                          qos.profile_for(topic))
+        self.cmd_pub = self.node.create_publisher(JointCommand, qos.JOINT_COMMAND, qos.MAB_RT)
+        self.twist_pub = self.node.create_publisher(Twist, qos.VELOCITY_COMMAND, qos.MAB_RT)
+        self.executor = EventsExecutor(context=self.context)
+        self.executor.add_node(self.node)
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._spin, daemon=True)
+        self._thread.start()
+
+    def _cb(self, topic):
+        def cb(msg):
+            with self.lock:
+                rec = self.records[topic]
+                rec.append((time.monotonic(), msg))
+                if len(rec) > 20000:     # bounded memory for long tests
+                    del rec[:10000]
+        return cb
+
+    def _spin(self):
+        while not self._stop.is_set():
+            self.executor.spin_once(timeout_sec=0.05)
+
+    def since(self, topic, t0):
+        with self.lock:
+            return [m for t, m in self.records[topic] if t >= t0]
+
+    def latest(self, topic):
+        with self.lock:
+            rec = self.records[topic]
+            return rec[-1][1] if rec else None
+
+    def statuses(self, t0, level=None, text=''):
+        return [m for m in self.since(self.qos.STATUS, t0)
+                if (level is None or m.level[0] == level) and text in m.status]
+
+    def close(self):
+        self._stop.set()
+        self._thread.join(2.0)
+        self.executor.shutdown(timeout_sec=1.0)
+        self.node.destroy_node()
+        self.context.try_shutdown()

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Start the simulated HB50 stack and a live terminal view; Ctrl-C stops every process.
+# Expects an activated toolchain with the workspace install sourced (scripts/run.sh does that).
+# HB50_COMPOSED=1 runs the single-process hb50_stack instead of three processes.
+# Node output goes to $HB50_LOG_DIR (default: a fresh temp dir) so that it does not scroll the view.
+set -euo pipefail
+
+prefix="$(python3 -c 'from ament_index_python.packages import get_package_prefix as p; print(p("hb50_nodes"))')"
+lib="$prefix/lib/hb50_nodes"
+params="$prefix/share/hb50_nodes/config/hb50.yaml"
+logs="${HB50_LOG_DIR:-$(mktemp -d -t hb50-XXXXXX)}"
+mkdir -p "$logs"
+export ROS_AUTOMATIC_DISCOVERY_RANGE="${ROS_AUTOMATIC_DISCOVERY_RANGE:-LOCALHOST}"
+
+pids=()
+cleanup() {
+  trap - INT TERM EXIT
+  for pid in "${pids[@]}"; do kill -INT "$pid" 2>/dev/null || true; done
+  for pid in "${pids[@]}"; do
+    for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+    kill -KILL "$pid" 2>/dev/null || true
+  done
+  echo "HB50 stack stopped (logs in $logs)."
+}
+trap cleanup INT TERM EXIT
+
+if [ "${HB50_COMPOSED:-0}" = 1 ]; then
+  "$lib/hb50_stack" --ros-args --params-file "$params" >"$logs/hb50_stack.log" 2>&1 &
+  pids+=($!)
+else
+  for exe in bridge_node control_node heartbeat_monitor; do
+    "$lib/$exe" --ros-args --params-file "$params" >"$logs/$exe.log" 2>&1 &
+    pids+=($!)
+  done
+fi
+# The view runs in the foreground; Ctrl-C reaches it and the trap stops the stack.
+"$lib/live_view" "$@" || true
