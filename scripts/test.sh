@@ -15,10 +15,11 @@ fi
 export ROS_PYTHON_CHECK_FIELDS=1 ROS_AUTOMATIC_DISCOVERY_RANGE=LOCALHOST
 total_passed=0 total_failed=0 status=0
 for distro in $distros; do
+  ws_select "$distro"  # only sets the per-distro paths; the subshells below activate
   echo "=== $distro: build"
-  ( ws_select "$distro"; ws_build ) || { echo "=== $distro: BUILD FAILED"; status=1; total_failed=$((total_failed + 1)); continue; }
+  ( ws_build ) || { echo "=== $distro: BUILD FAILED"; status=1; total_failed=$((total_failed + 1)); continue; }
   echo "=== $distro: test"
-  ( ws_select "$distro"; ws_activate; ws_source_install
+  ( ws_activate; ws_source_install
     cd "$WS_ROOT"
     rm -rf "$WS_BUILD"/*/test_results "$WS_BUILD"/*/pytest.xml
     # Sequential: the suites run DDS nodes at 500 Hz and share 2 cores.
@@ -26,8 +27,8 @@ for distro in $distros; do
       --install-base "$WS_INSTALL" --executor sequential \
       --event-handlers console_cohesion+ summary+ --pytest-args -p no:cacheprovider -ra
   ) || status=1
-  counts="$(python3 "$WS_ROOT/scripts/junit_summary.py" "$WS_BUILD")" || status=1
-  read -r passed failed <<<"$counts"
+  read -r passed failed < <(python3 "$WS_ROOT/scripts/junit_summary.py" "$WS_BUILD") \
+    || { passed=0; failed=1; }
   echo "=== $distro: $passed passed, $failed failed"
   total_passed=$((total_passed + passed)); total_failed=$((total_failed + failed))
   [ "$failed" -eq 0 ] || status=1
