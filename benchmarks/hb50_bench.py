@@ -16,7 +16,7 @@ velocity and effort, so the first BridgeData showing the toggle marks the applie
 latency is that BridgeData's stamp minus the command's publish time (same host clock).
 
 Usage: hb50_bench.py [--duration 30] [--composed] [--executor events|single|multi]
-                     [--loop-mode thread|timer] [--domain 39]
+                     [--loop-mode thread|timer] [--busy-wait S] [--rt-priority N] [--domain 39]
 Needs the workspace sourced (hb50_nodes installed).
 """
 
@@ -25,6 +25,7 @@ import os
 import random
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 
@@ -39,6 +40,8 @@ def parse():
     p.add_argument('--executor', default='events', choices=('events', 'single', 'multi'))
     p.add_argument('--loop-mode', default='thread', choices=('thread', 'timer'))
     p.add_argument('--busy-wait', type=float, default=None, help='busy_wait parameter (s)')
+    p.add_argument('--rt-priority', type=int, default=None,
+                   help='rt_priority parameter (SCHED_FIFO of the 500 Hz loop threads)')
     p.add_argument('--domain', type=int, default=None, help='ROS_DOMAIN_ID (default: 30-39)')
     return p.parse_args()
 
@@ -71,13 +74,18 @@ def main():
     ros_args = ['--ros-args', '-p', f'loop_mode:={args.loop_mode}', '--log-level', 'warn']
     if args.busy_wait is not None:
         ros_args += ['-p', f'busy_wait:={args.busy_wait}']
+    if args.rt_priority is not None:
+        ros_args += ['-p', f'rt_priority:={args.rt_priority}']
     if args.composed:
         exes = ['hb50_stack']
     else:
         exes = ['bridge_node', 'control_node', 'heartbeat_monitor']
+    # Node stderr goes to files: at exit a 500 Hz node logs the ticks it skipped after stalls,
+    # which tells publisher-side gaps from messages lost on the way.
+    logs = {exe: tempfile.TemporaryFile(mode='w+') for exe in exes}
     procs = {exe: subprocess.Popen([os.path.join(lib, exe)] + (
-        ros_args if exe != 'heartbeat_monitor' else ['--ros-args', '--log-level', 'warn']))
-        for exe in exes}
+        ros_args if exe != 'heartbeat_monitor' else ['--ros-args', '--log-level', 'warn']),
+        stderr=logs[exe]) for exe in exes}
 
     rclpy.init()
     node = rclpy.create_node('hb50_bench')
@@ -165,7 +173,7 @@ def main():
 
     print(f'\nHB50 stack benchmark: {"composed hb50_stack" if args.composed else "3 processes"},'
           f' executor={args.executor}, loop_mode={args.loop_mode}, {args.duration:.0f} s, '
-          f'busy_wait={args.busy_wait}, {os.cpu_count()} CPUs, '
+          f'busy_wait={args.busy_wait}, rt_priority={args.rt_priority}, {os.cpu_count()} CPUs, '
           f'ROS_DOMAIN_ID={os.environ["ROS_DOMAIN_ID"]}')
     head = (f'{"topic":26s} {"msgs":>6s} {"rate Hz":>8s} {"jit p50":>8s} {"p99":>7s} {"max":>7s}'
             f'  {"rx jit p99":>10s} {"rx max":>7s} {"gaps":>5s} {"lat p50":>8s} {"p99":>7s}')
@@ -195,6 +203,23 @@ def main():
                  else f'{"(rx)":>8s} {"":7s} {"":7s}')
         print(f'{topic:26s} {n:6d} {rate:8.2f} {jit_s}  {pct(rx_jit, 99):10.3f} '
               f'{rx_jit.max():7.3f} {gaps:5d} {lat_s}')
+    # Receiver-side losses: joint_command and robot_state carry the same stamp every tick, so a
+    # stamp present on one and missing on the other was published and lost on the way.
+    cmd_stamps = {s for _, s in records[qos.JOINT_COMMAND]}
+    state_stamps = {s for _, s in records[qos.ROBOT_STATE]}
+    if cmd_stamps and state_stamps:
+        lo = max(min(cmd_stamps), min(state_stamps))
+        hi = min(max(cmd_stamps), max(state_stamps))
+        lost_cmd = sum(1 for s in state_stamps - cmd_stamps if lo <= s <= hi)
+        lost_state = sum(1 for s in cmd_stamps - state_stamps if lo <= s <= hi)
+        print(f'\nlost in transit (stamp seen on the sibling topic only): '
+              f'joint_command {lost_cmd}, robot_state {lost_state}')
+    print('publisher side (node logs at exit, over the whole run incl. warm-up):')
+    for exe, log in logs.items():
+        log.seek(0)
+        lines = [line.strip() for line in log if 'ticks skipped' in line]
+        print(f'  {exe:22s} ' + ('; '.join(lines) if lines else 'no tick skipped'))
+        log.close()
     print('\nCPU % of one core over the window:')
     for k, v in cpu.items():
         print(f'  {k:22s} {v:6.1f}')

@@ -38,9 +38,20 @@ class BridgeCore:
 
     def on_command(self, msg, now):
         """Validate and arbitrate one JointCommand; returns the events to report."""
+        return self.accept(msg, self.check(msg), now)
+
+    def check(self, msg):
+        """Validation alone: the ValidCommand or the InvalidCommand. It reads no mutable state,
+        so bridge_node runs it outside the lock the 500 Hz loop waits for."""
         try:
-            cmd = validate(msg, self.cfg.joint_names, self.limits)
+            return validate(msg, self.cfg.joint_names, self.limits)
         except InvalidCommand as exc:
+            return exc
+
+    def accept(self, msg, checked, now):
+        """Counts/reports a rejection or arbitrates a ValidCommand (the result of check(msg))."""
+        if isinstance(checked, InvalidCommand):
+            exc = checked
             self.rejected += 1
             reason, last = self._last_reject
             if str(exc) != reason or now - last >= self.cfg.reject_report_period:
@@ -48,6 +59,7 @@ class BridgeCore:
                 return [(levels.ERROR, f'rejected command from {msg.source_node!r}: {exc} '
                          f'(rejected so far: {self.rejected})')]
             return []
+        cmd = checked
         # Any valid command counts for the watchdog, applied or not: while control_node keeps
         # sending, a custom source falling silent hands over (after the arbitration gap)
         # without a damping interlude.

@@ -10,7 +10,7 @@ from . import qos
 from .bridge_core import BridgeCore
 from .loop_node import LoopNode
 from .params import BRIDGE, declare
-from .ros_common import StatusReporter, run, stamp_now
+from .ros_common import StatusReporter, run, set_stamp
 
 
 class BridgeNode(LoopNode):
@@ -28,21 +28,39 @@ class BridgeNode(LoopNode):
             BridgeState, qos.BRIDGE_STATE_10HZ, qos.RELIABLE)
         self.reporter = StatusReporter(self, loop.heartbeat_rate)
         self.create_subscription(JointCommand, qos.JOINT_COMMAND, self.on_command, qos.MAB_RT)
+        # The published messages are built once and refilled in place every tick: the joint
+        # arrays are array.array buffers (what rclpy converts fastest) written through numpy
+        # views (the setter copies, so the views are taken on the message's own arrays).
+        n = len(bridge.joint_names)
         self.data = BridgeData()
         self.data.header.frame_id = 'imu'
         self.data.joint_name = list(bridge.joint_names)
+        self._views = []
+        for field, code, dtype in (('joint_position', 'f', np.float32),
+                                   ('joint_velocity', 'f', np.float32),
+                                   ('joint_effort', 'f', np.float32),
+                                   ('joint_temperature', 'B', np.uint8),
+                                   ('joint_status', 'H', np.uint16)):
+            setattr(self.data, field, array(code, bytes(n * np.dtype(dtype).itemsize)))
+            self._views.append(np.frombuffer(getattr(self.data, field), dtype))
+        self._temperature = np.empty(n)
         self.state = BridgeState()
 
     def on_command(self, msg):
+        # Validation outside the lock: the loop thread never waits for it.
+        checked = self.core.check(msg)
         with self.lock:
-            events = self.core.on_command(msg, time.monotonic())
+            events = self.core.accept(msg, checked, time.monotonic())
         for level, text in events:
             self.reporter.report(level, text)
 
     def tick(self, now):
         with self.lock:
+            # Stamped when the tick samples the hardware, before its computation, so the
+            # stamp period does not carry the step's run-time variations.
+            stamp = time.time_ns()
             events = self.core.step(now, self.period)
-            self._fill()
+            self._fill(stamp)
         self.data_pub.publish(self.data)
         self.state_pub.publish(self.state)
         self.ticks += 1
@@ -51,10 +69,10 @@ class BridgeNode(LoopNode):
         for level, text in events:
             self.reporter.report(level, text)
 
-    def _fill(self):
+    def _fill(self, stamp_ns):
         sim = self.core.sim
         d = self.data
-        d.header.stamp = stamp_now()
+        set_stamp(d.header.stamp, stamp_ns)
         quat, gyro, accel = sim.imu()
         o = d.orientation
         o.x, o.y, o.z, o.w = quat
@@ -62,13 +80,13 @@ class BridgeNode(LoopNode):
         v.x, v.y, v.z = gyro
         a = d.linear_acceleration
         a.x, a.y, a.z = accel
-        # array.array of the right typecode skips the generated per-element checks.
-        d.joint_position = array('f', sim.q.astype(np.float32).tobytes())
-        d.joint_velocity = array('f', sim.dq.astype(np.float32).tobytes())
-        d.joint_effort = array('f', sim.tau.astype(np.float32).tobytes())
-        d.joint_temperature = array(
-            'B', np.clip(np.rint(sim.temperature), 0, 255).astype(np.uint8).tobytes())
-        d.joint_status = array('H', sim.status.astype(np.uint16).tobytes())
+        pos, vel, eff, temp, status = self._views
+        pos[:] = sim.q
+        vel[:] = sim.dq
+        eff[:] = sim.tau
+        np.clip(np.rint(sim.temperature, out=self._temperature), 0, 255, out=self._temperature)
+        temp[:] = self._temperature
+        status[:] = sim.status
         s = self.state
         s.battery = float(sim.battery)
         s.bus_v = float(sim.bus_v)
@@ -80,7 +98,7 @@ class BridgeNode(LoopNode):
         ambient = sim.cfg.ambient_temperature
         s.bridge_t = float(ambient + 10.0 + 0.02 * sim.bus_p)
         s.ext1_t = float(ambient + 5.0)
-        s.ext2_t = float(np.mean(sim.temperature))
+        s.ext2_t = float(sim.temperature.mean())
         s.drives_enabled = self.core.drives_enabled
         s.status = self.core.status_strings()
         s.up_time = int(time.monotonic() - self.core.start)

@@ -79,6 +79,7 @@ class ControlCore:
         self._stand_from = None
         self._stand_t = 0.0
         self._still_time = 0.0
+        self._stand_pose = None
 
     # --- inputs ---------------------------------------------------------------------------
     def on_bridge_data(self, q, dq, tau, quat, gyro):
@@ -158,7 +159,9 @@ class ControlCore:
     def _stand_up(self, dt):
         self._stand_t += dt
         duration = self.cfg.stand_up_time
-        stand = self.stand_pose()
+        if self._stand_pose is None:     # constant: inverse kinematics once, not every tick
+            self._stand_pose = self.stand_pose()
+        stand = self._stand_pose
         s = self._stand_t / duration
         a, a_next = smoothstep(s), smoothstep(s + dt / duration)
         target = self._stand_from + a * (stand - self._stand_from)
@@ -201,7 +204,8 @@ class ControlCore:
             stance = np.ones(NUM_LEGS, dtype=bool)
             self.gait = GAIT_STAND
         target = kinematics.inverse(self.geo, feet).reshape(-1)
-        target_next = kinematics.inverse(self.geo, feet_next).reshape(-1)
+        target_next = (target if feet_next is feet
+                       else kinematics.inverse(self.geo, feet_next).reshape(-1))
         return target, (target_next - target) / dt, self._gravity_ff(target, stance)
 
     def _estimate(self, dt):

@@ -12,11 +12,12 @@ from .control_core import ControlCore
 from .layout import JOINT_NAMES, LEG_NAMES, NUM_JOINTS
 from .loop_node import LoopNode
 from .params import CONTROL, declare
-from .ros_common import StatusReporter, run, stamp_now
+from .ros_common import StatusReporter, run, set_stamp
 
 
-def _f32(values):
-    return array('f', np.asarray(values, dtype=np.float32).tobytes())
+def _f32_buffer(n):
+    """A zeroed float32[n] array.array: what rclpy converts fastest."""
+    return array('f', bytes(4 * n))
 
 
 def _set_vec(vec, values):
@@ -44,7 +45,13 @@ class ControlNode(LoopNode):
         self.cmd.header.frame_id = 'base_link'
         self.cmd.source_node = self.get_name()
         self.cmd.name = list(JOINT_NAMES)
-        self.cmd.ki = _f32(np.zeros(NUM_JOINTS))
+        # Built once, refilled in place every tick (no per-tick message or array allocation).
+        self.cmd.ki = _f32_buffer(NUM_JOINTS)
+        self._views = []
+        for field in ('kp', 'kd', 't_pos', 't_vel', 't_trq'):
+            setattr(self.cmd, field, _f32_buffer(NUM_JOINTS))
+            # The setter copies: view the message's own array, not the one passed in.
+            self._views.append(np.frombuffer(getattr(self.cmd, field), np.float32))
         self.cmd.brake = [False] * NUM_JOINTS
         self.state = RobotState()
         self.state.header.frame_id = 'odom'
@@ -59,10 +66,12 @@ class ControlNode(LoopNode):
             self._joint_index = np.array([list(msg.joint_name).index(n) for n in JOINT_NAMES])
         idx = self._joint_index
         o, w = msg.orientation, msg.angular_velocity
+        # Conversions outside the lock: the loop thread waits only for the assignment.
+        q, dq = np.asarray(msg.joint_position)[idx], np.asarray(msg.joint_velocity)[idx]
+        tau = np.asarray(msg.joint_effort)[idx]
+        quat, gyro = (o.x, o.y, o.z, o.w), (w.x, w.y, w.z)
         with self.lock:
-            self.core.on_bridge_data(
-                np.asarray(msg.joint_position)[idx], np.asarray(msg.joint_velocity)[idx],
-                np.asarray(msg.joint_effort)[idx], (o.x, o.y, o.z, o.w), (w.x, w.y, w.z))
+            self.core.on_bridge_data(q, dq, tau, quat, gyro)
 
     def on_velocity(self, msg):
         lin, ang = msg.linear, msg.angular
@@ -74,16 +83,20 @@ class ControlNode(LoopNode):
 
     def tick(self, now):
         with self.lock:
+            # Stamped when the tick samples its inputs, before its computation, so the stamp
+            # period does not carry the step's run-time variations.
+            stamp = time.time_ns()
             targets, events = self.core.step(now, self.period)
             if targets is not None:
                 c = self.cmd
-                c.header.stamp = stamp_now()
-                c.kp = _f32(targets.kp)
-                c.kd = _f32(targets.kd)
-                c.t_pos = _f32(targets.t_pos)
-                c.t_vel = _f32(targets.t_vel)
-                c.t_trq = _f32(targets.t_trq)
-                self._fill_state(c.header.stamp)
+                set_stamp(c.header.stamp, stamp)
+                kp, kd, t_pos, t_vel, t_trq = self._views
+                kp[:] = targets.kp
+                kd[:] = targets.kd
+                t_pos[:] = targets.t_pos
+                t_vel[:] = targets.t_vel
+                t_trq[:] = targets.t_trq
+                self._fill_state(stamp)
         if targets is not None:
             self.cmd_pub.publish(self.cmd)
             self.state_pub.publish(self.state)
@@ -93,15 +106,17 @@ class ControlNode(LoopNode):
         for level, text in events:
             self.reporter.report(level, text)
 
-    def _fill_state(self, stamp):
+    def _fill_state(self, stamp_ns):
         est, core = self.core.est, self.core
         s = self.state
-        s.header.stamp = stamp
-        for i, leg in enumerate(s.leg):
-            leg.contact = bool(est.contact[i])
-            _set_vec(leg.foot_pos_body, est.feet[i])
-            _set_vec(leg.foot_vel, est.foot_vel[i])
-            _set_vec(leg.foot_force_est, est.force[i])
+        set_stamp(s.header.stamp, stamp_ns)
+        # One tolist() per array instead of one per leg: plain floats are what rclpy stores.
+        for leg, contact, p, v, f in zip(s.leg, est.contact.tolist(), est.feet.tolist(),
+                                         est.foot_vel.tolist(), est.force.tolist()):
+            leg.contact = contact
+            _set_vec(leg.foot_pos_body, p)
+            _set_vec(leg.foot_vel, v)
+            _set_vec(leg.foot_force_est, f)
         _set_vec(s.pose.position, est.position)
         q = s.pose.orientation
         q.x, q.y, q.z, q.w = est.quat

@@ -22,20 +22,35 @@ class LoopNode(Node):
         """Called by the subclass once its parameters are declared."""
         self.loop_cfg = loop_cfg
         self.period = 1.0 / loop_cfg.rate
+        if not 0 <= loop_cfg.rt_priority <= 99:
+            raise ValueError(f'rt_priority must be in [0, 99], not {loop_cfg.rt_priority}')
         if loop_cfg.loop_mode not in ('thread', 'timer'):
             raise ValueError(f"loop_mode must be 'thread' or 'timer', not {loop_cfg.loop_mode!r}")
 
     def start(self):
         if self.loop_cfg.loop_mode == 'thread':
             self._thread = PeriodicThread(self.period, self.tick, self.loop_cfg.busy_wait,
-                                          name=self.get_name(), alive=self.context.ok)
+                                          name=self.get_name(), alive=self.context.ok,
+                                          rt_priority=self.loop_cfg.rt_priority)
             self._thread.start()
+            if self._thread.rt_error is not None:
+                self.get_logger().warning(
+                    f'rt_priority {self.loop_cfg.rt_priority}: SCHED_FIFO not available '
+                    f'({self._thread.rt_error}); the loop runs at normal priority')
         else:
             self._timer = self.create_timer(self.period, lambda: self.tick(time.monotonic()))
 
     def stop(self):
         if self._thread is not None:
             self._thread.stop()
+            t = self._thread
+            if t.missed_slots:
+                # Once, at exit: a stall leaves periods without a tick (no sample exists for
+                # them), which a subscriber sees as stamp gaps; this tells them apart from
+                # messages lost on the way.
+                self.get_logger().warning(
+                    f'500 Hz loop: {t.missed_slots} ticks skipped ({t.stalls} stalls of more '
+                    f'than a period, longest {t.max_late * 1e3:.1f} ms behind)')
         if self._timer is not None:
             self._timer.cancel()
 

@@ -17,7 +17,8 @@ class LoopConfig:
     slow_rate: float = 10.0           # Hz of the *_10hz topics
     heartbeat_rate: float = 2.0       # Hz, >= 1 Hz as the vendor requires
     loop_mode: str = 'thread'         # 'thread' (deadline thread) or 'timer' (executor timer)
-    busy_wait: float = 0.0002         # s spun before each deadline in 'thread' mode
+    busy_wait: float = 0.0001         # s spun before each deadline in 'thread' mode (README)
+    rt_priority: int = 0              # > 0: SCHED_FIFO priority of the 'thread' loop (0 = normal)
 
 
 @dataclasses.dataclass(frozen=True)

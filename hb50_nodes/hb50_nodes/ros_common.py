@@ -18,6 +18,11 @@ def stamp_now():
     return Time(sec=ns // 1_000_000_000, nanosec=ns % 1_000_000_000)
 
 
+def set_stamp(stamp, ns):
+    """Writes wall-clock nanoseconds into an existing builtin_interfaces/Time in place."""
+    stamp.sec, stamp.nanosec = divmod(ns, 1_000_000_000)
+
+
 def stamp_to_ns(stamp):
     return stamp.sec * 1_000_000_000 + stamp.nanosec
 
