@@ -188,7 +188,10 @@ def test_custom_source_takes_priority_and_control_resumes(stack):
     crouch[1::3] += 0.25
     crouch[2::3] -= 0.5
     t0 = time.monotonic()
-    msg = _command('my_ctrl', crouch)
+    # Stiff gains: with the body weight on the feet, the default kp=60 leaves a steady-state
+    # knee error of ~0.12 rad (load / kp), which would blur "did the crouch apply" with
+    # "how stiff is the crouch".
+    msg = _command('my_ctrl', crouch, kp=[200.0] * 12, kd=[4.0] * 12)
     _publish_for(probe, msg, 0.3)
     assert rh.wait_for(lambda: probe.statuses(t0, levels.WARN, 'control_node -> my_ctrl'), 5.0)
     end = time.monotonic() + 10.0
