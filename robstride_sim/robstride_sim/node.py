@@ -244,44 +244,38 @@ class RobstrideSimNode(Node):
             self.get_logger().warning(f'joint command rejected: {exc}',
                                       throttle_duration_sec=1.0)
 
-    def _reject(self, what, exc):
-        self.get_logger().warning(f'{what} rejected: {exc}')
+    def _serve(self, resp, what, action, errors):
+        """Run one service request: result=true when action() succeeds; on one of the expected
+        errors result=false and the reason is logged. Anything else is a bug and propagates."""
+        try:
+            action()
+            resp.result = True
+        except errors as exc:
+            self.get_logger().warning(f'{what} rejected: {exc}')
+            resp.result = False
+        return resp
 
     def _on_get(self, req, resp):
-        try:
+        def read():
             resp.item_data = float(self.hw.get_item(req.id, req.item_name))
-            resp.result = True
-        except (UnknownMotorError, UnknownItemError) as exc:
-            self._reject(f'get id={req.id} {req.item_name!r}', exc)
-            resp.result = False
-        return resp
+        return self._serve(resp, f'get id={req.id} {req.item_name!r}', read,
+                           (UnknownMotorError, UnknownItemError))
 
     def _on_set(self, req, resp):
-        try:
-            self.hw.set_item(req.id, req.item_name, req.item_data, time.monotonic())
-            resp.result = True
-        except (UnknownMotorError, ParamError, BusError) as exc:
-            self._reject(f'set id={req.id} {req.item_name!r}={req.item_data:g}', exc)
-            resp.result = False
-        return resp
+        return self._serve(
+            resp, f'set id={req.id} {req.item_name!r}={req.item_data:g}',
+            lambda: self.hw.set_item(req.id, req.item_name, req.item_data, time.monotonic()),
+            (UnknownMotorError, ParamError, BusError))
 
     def _on_zero(self, req, resp):
-        try:
-            self.hw.set_zero(req.id, time.monotonic())
-            resp.result = True
-        except (UnknownMotorError, BusError) as exc:
-            self._reject(f'set_zero id={req.id}', exc)
-            resp.result = False
-        return resp
+        return self._serve(resp, f'set_zero id={req.id}',
+                           lambda: self.hw.set_zero(req.id, time.monotonic()),
+                           (UnknownMotorError, BusError))
 
     def _on_reboot(self, req, resp):
-        try:
-            self.hw.reboot(req.id, time.monotonic())
-            resp.result = True
-        except (UnknownMotorError, BusError) as exc:
-            self._reject(f'reboot id={req.id}', exc)
-            resp.result = False
-        return resp
+        return self._serve(resp, f'reboot id={req.id}',
+                           lambda: self.hw.reboot(req.id, time.monotonic()),
+                           (UnknownMotorError, BusError))
 
     def _on_set_torque(self, req, resp):
         self.hw.set_torque(req.data)
@@ -294,7 +288,7 @@ class RobstrideSimNode(Node):
             self.hw.reactivate(time.monotonic())
             resp.success, resp.message = True, 'reactivated'
         except ReactivationError as exc:
-            self._reject('reactivate', exc)
+            self.get_logger().warning(f'reactivate rejected: {exc}')
             resp.success, resp.message = False, str(exc)
         return resp
 
