@@ -20,8 +20,6 @@ class BridgeNode(LoopNode):
         loop, bridge, sim, geo, limits, arb = declare(self, BRIDGE)
         self.setup_loop(loop)
         self.core = BridgeCore(bridge, sim, geo, limits, arb.make(), time.monotonic())
-        self.slow_every = max(1, round(loop.rate / loop.slow_rate))
-        self.ticks = 0
         self.data_pub = self.create_publisher(BridgeData, qos.BRIDGE_DATA, qos.MAB_RT)
         self.state_pub = self.create_publisher(BridgeState, qos.BRIDGE_STATE, qos.MAB_RT)
         self.state_slow_pub = self.create_publisher(
@@ -63,8 +61,7 @@ class BridgeNode(LoopNode):
             self._fill(stamp)
         self.data_pub.publish(self.data)
         self.state_pub.publish(self.state)
-        self.ticks += 1
-        if self.ticks % self.slow_every == 0:
+        if self.slow_sample_due():
             self.state_slow_pub.publish(self.state)
         for level, text in events:
             self.reporter.report(level, text)

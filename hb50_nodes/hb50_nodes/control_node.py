@@ -32,8 +32,6 @@ class ControlNode(LoopNode):
         loop, control, geo = declare(self, CONTROL)
         self.setup_loop(loop)
         self.core = ControlCore(control, geo)
-        self.slow_every = max(1, round(loop.rate / loop.slow_rate))
-        self.ticks = 0
         self.cmd_pub = self.create_publisher(JointCommand, qos.JOINT_COMMAND, qos.MAB_RT)
         self.state_pub = self.create_publisher(RobotState, qos.ROBOT_STATE, qos.MAB_RT)
         self.state_slow_pub = self.create_publisher(
@@ -100,8 +98,7 @@ class ControlNode(LoopNode):
         if targets is not None:
             self.cmd_pub.publish(self.cmd)
             self.state_pub.publish(self.state)
-            self.ticks += 1
-            if self.ticks % self.slow_every == 0:
+            if self.slow_sample_due():
                 self.state_slow_pub.publish(self.state)
         for level, text in events:
             self.reporter.report(level, text)

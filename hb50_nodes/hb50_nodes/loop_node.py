@@ -17,11 +17,15 @@ class LoopNode(Node):
         self._timer = None
         self.loop_cfg = None
         self.period = None
+        self._slow_every = 1
+        self._published_ticks = 0
 
     def setup_loop(self, loop_cfg):
         """Called by the subclass once its parameters are declared."""
         self.loop_cfg = loop_cfg
         self.period = 1.0 / loop_cfg.rate
+        # The 10 Hz topics repeat every slow_every-th 500 Hz sample.
+        self._slow_every = max(1, round(loop_cfg.rate / loop_cfg.slow_rate))
         if not 0 <= loop_cfg.rt_priority <= 99:
             raise ValueError(f'rt_priority must be in [0, 99], not {loop_cfg.rt_priority}')
         if loop_cfg.loop_mode not in ('thread', 'timer'):
@@ -53,6 +57,11 @@ class LoopNode(Node):
                     f'than a period, longest {t.max_late * 1e3:.1f} ms behind)')
         if self._timer is not None:
             self._timer.cancel()
+
+    def slow_sample_due(self):
+        """Count one published fast sample; true when it is also due on the slow topic."""
+        self._published_ticks += 1
+        return self._published_ticks % self._slow_every == 0
 
     def tick(self, now):
         raise NotImplementedError
