@@ -4,7 +4,7 @@ round trip can show that no field is lost or altered."""
 
 import importlib
 
-from rosidl_parser.definition import AbstractGenericString, AbstractNestedType, AbstractSequence
+from rosidl_parser.definition import AbstractGenericString, AbstractNestedType
 from rosidl_parser.definition import Array, BasicType, NamespacedType
 
 SEQUENCE_LENGTH = 3
@@ -68,6 +68,3 @@ def filled(cls, k=1):
         setattr(msg, name, sample_value(rosidl_type, k + i))
     return msg
 
-
-def is_sequence(rosidl_type):
-    return isinstance(rosidl_type, AbstractSequence)

@@ -13,7 +13,7 @@ from rclpy.serialization import deserialize_message, serialize_message
 
 from interface_spec import CONSTANTS, MESSAGES, PACKAGES, SERVICES
 from interface_values import fields, filled, import_type, integer_limits, INTEGER_BITS
-from rosidl_parser.definition import AbstractNestedType, Array, BasicType
+from rosidl_parser.definition import AbstractGenericString, AbstractNestedType, Array, BasicType
 
 
 def message_classes():
@@ -103,8 +103,7 @@ def wrong_values(rosidl_type):
 
 
 def _is_string(rosidl_type):
-    return type(rosidl_type).__name__ in ('UnboundedString', 'BoundedString',
-                                         'UnboundedWString', 'BoundedWString')
+    return isinstance(rosidl_type, AbstractGenericString)
 
 
 @pytest.mark.parametrize('name,cls', MESSAGE_CLASSES, ids=IDS)

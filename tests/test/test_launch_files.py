@@ -5,6 +5,7 @@ space, so `ros2 launch` on a user's ROS 2 finds them all."""
 import ast
 import os
 import pathlib
+import xml.etree.ElementTree as ET
 
 import pytest
 from ament_index_python import get_resources
@@ -25,7 +26,6 @@ def source_launch_files():
 
 
 def package_name(package_xml):
-    import xml.etree.ElementTree as ET
     return ET.parse(package_xml).getroot().findtext('name')
 
 
