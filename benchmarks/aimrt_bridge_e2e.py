@@ -10,7 +10,6 @@ import http.client
 import json
 import os
 import random
-import signal
 import socket
 import subprocess
 import sys
@@ -28,6 +27,8 @@ from sensor_msgs.msg import JointState as RosJointState  # noqa: E402
 
 from aimrt_protocols_py import codec  # noqa: E402
 from aimrt_protocols_py.messages import Header, JointState  # noqa: E402
+
+from _processes import interrupt_and_reap  # noqa: E402 (benchmarks/ is on sys.path)
 
 PATH = '/channel/bench/pb%3Aaimrt.protocols.sensor.JointState'
 
@@ -109,12 +110,7 @@ def main():
     finally:
         node.destroy_node()
         rclpy.try_shutdown()
-        proc.send_signal(signal.SIGINT)
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        interrupt_and_reap(proc)
         os.unlink(cfg.name)
 
 

@@ -17,7 +17,6 @@ Needs a sourced workspace (horus_msg_py, horus_bridge installed).
 import json
 import os
 import random
-import signal
 import struct
 import subprocess
 import sys
@@ -26,6 +25,8 @@ import time
 import uuid
 
 import numpy as np
+
+from _processes import interrupt_and_reap  # noqa: E402 (benchmarks/ is on sys.path)
 
 
 def naive_to_ros(raw, sm, Time):
@@ -147,12 +148,7 @@ def main():
                           % (target, sent, received[0], received[0] / seconds,
                              100.0 * received[0] / max(sent, 1)))
             finally:
-                bridge.send_signal(signal.SIGINT)
-                try:
-                    bridge.wait(timeout=10)
-                except subprocess.TimeoutExpired:
-                    bridge.kill()
-                    bridge.wait()
+                interrupt_and_reap(bridge)
                 os.unlink(params.name)
     finally:
         node.destroy_node()

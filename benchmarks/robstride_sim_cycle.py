@@ -11,11 +11,12 @@ Needs the workspace sourced (robstride_sim installed); uses ROS_DOMAIN_ID 40-49,
 """
 import os
 import random
-import signal
 import statistics
 import subprocess
 import sys
 import time
+
+from _processes import interrupt_and_reap  # noqa: E402 (benchmarks/ is on sys.path)
 
 
 def core_cycle_cost(n_motors, cycles=5000):
@@ -82,11 +83,7 @@ def node_rate(seconds):
     finally:
         node.destroy_node()
         rclpy.try_shutdown()
-        proc.send_signal(signal.SIGINT)
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        interrupt_and_reap(proc)
 
 
 def main():

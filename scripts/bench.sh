@@ -6,7 +6,7 @@ ws_select "$(ws_default_distro)"
 ws_build
 ws_source_install
 status=0
-for script in "$WS_ROOT"/benchmarks/*.py; do
+for script in "$WS_ROOT"/benchmarks/[!_]*.py; do
   echo "=== $(basename "$script")"
   python3 "$script" "$@" || status=1
 done
