@@ -15,6 +15,12 @@ PY="${WS_PYTHON:-$(command -v python3.11 || true)}"
 [ -n "$PY" ] || { echo "bootstrap: the ROS 2 wheels need CPython 3.11 (python3.11 not found; apt-get install python3.11 python3.11-venv python3.11-dev)" >&2; exit 2; }
 [ "$(uname -m)" = x86_64 ] || echo "bootstrap: warning: the ROS 2 wheels are built for x86_64 only" >&2
 
+# One bootstrap per venv at a time (parallel builds of both distros or several shells);
+# a waiting run re-checks the stamp below once it holds the lock.
+mkdir -p "$WS_ROOT/.venv"
+exec 9>"$WS_ROOT/.venv/.bootstrap-$DISTRO.lock"
+flock 9
+
 shopt -s nullglob
 EXTRA_REQS=("$WS_ROOT"/requirements/extra-*.txt)
 stamp_inputs() { cat "$REQ" "${EXTRA_REQS[@]}" "$0" | sha256sum | cut -d' ' -f1; }

@@ -59,7 +59,10 @@ ws_source_install() {
 
 ws_build() {
   ws_activate
-  (cd "$WS_ROOT" && colcon --log-base "$WS_LOG" build --base-paths "$WS_ROOT" \
+  # One colcon build per build base at a time: two would write the same files.
+  mkdir -p "$WS_BUILD"
+  (cd "$WS_ROOT" && flock 9 && colcon --log-base "$WS_LOG" build --base-paths "$WS_ROOT" \
       --build-base "$WS_BUILD" --install-base "$WS_INSTALL" \
-      --metas "$WS_ROOT/colcon.meta" --event-handlers console_cohesion- summary+ "$@")
+      --metas "$WS_ROOT/colcon.meta" --event-handlers console_cohesion- summary+ "$@") \
+    9>"$WS_BUILD/.colcon-build.lock"
 }
