@@ -1,4 +1,4 @@
-"""The interfaces as ../shared/spec/INTERFACES.md states them, written independently of the
+"""The interfaces as docs/INTERFACES.md states them, written independently of the
 .msg files so that a test can compare the generated classes against it.
 
 Types are in the notation rclpy's get_fields_and_field_types() reports: `float` is float32,
