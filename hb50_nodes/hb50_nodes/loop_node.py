@@ -61,7 +61,12 @@ class LoopNode(Node):
     def slow_sample_due(self):
         """Count one published fast sample; true when it is also due on the slow topic."""
         self._published_ticks += 1
-        return self._published_ticks % self._slow_every == 0
+        due = self._published_ticks % self._slow_every == 0
+        if due:
+            # Debug (e.g. --log-level bridge_node:=debug): every sample stamped before t_ns is
+            # among the first n published, so a recorder's loss in a window can be counted.
+            self.get_logger().debug(f'published n={self._published_ticks} t_ns={time.time_ns()}')
+        return due
 
     def tick(self, now):
         raise NotImplementedError
