@@ -13,6 +13,7 @@ setup(
         ('share/' + package_name, ['package.xml', 'README.md']),
         ('share/' + package_name + '/config', glob('config/*')),
         ('share/' + package_name + '/launch', glob('launch/*.launch.py')),
+        ('share/' + package_name + '/models', glob('models/*.xml')),
     ],
     install_requires=['setuptools'],
     zip_safe=True,

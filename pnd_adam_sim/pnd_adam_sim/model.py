@@ -1,24 +1,35 @@
-"""Physics and bookkeeping of the simulated Adam U (pure Python + numpy, no DDS).
+# SPDX-License-Identifier: Apache-2.0
+"""
+Physics and bookkeeping of the simulated Adam U (no DDS).
 
-Each joint is a rigid inertia with viscous friction on a fixed base (no gravity, no
-contacts): enough for a user's controller to see its commands tracked with the dynamics of
-a PD loop. An enabled joint (MotorCmd.mode 1) gets the vendor's joint-level law
+Two physics engines (ModelConfig.physics_engine):
+- `mujoco`: the 19-joint Adam U model in MuJoCo (mujoco_model.py, models/adam_u.xml) with
+  gravity, link masses and inertias, joint friction and limits; the stand is fixed to the
+  world (`base: fixed`, the robot hangs on its stand) or stands free on four pads
+  (`base: floating`). The IMU is a sensor site on the pelvis.
+- `simple`: each joint a rigid inertia with viscous friction on a fixed base, no gravity,
+  no coupling, integrated implicitly (backward Euler), so any accepted gain is stable;
+  positions stop dead at the joint limits; the IMU reads the configured static attitude.
+
+Both apply the vendor's joint-level law to an enabled joint (MotorCmd.mode 1)
     tau = tau_ff + kp*(q_des - q) + kd*(dq_des - dq)
 (ki is reserved by the vendor and not used), saturated at the joint's torque limit; a
-disabled joint (mode 0) gets no torque and coasts to rest on its friction. Positions stop
-at the joint limits. The spring-damper part is integrated implicitly (backward Euler), so
-any accepted gain (kp up to 1000, kd up to 100) stays stable at any tick rate.
+disabled joint (mode 0) gets no torque.
+
+Command timeout (command_timeout > 0): when no valid LowCmd arrived for command_timeout
+seconds of simulated time (and before the first one), every joint goes to safe damping:
+kp=0, kd=damping_kd, tau_ff=0, reported as mode 0 (like HB50's watchdog); the next valid
+LowCmd takes over at once. command_timeout 0 keeps the last valid command forever.
 
 Battery: open-circuit voltage falls linearly with the state of charge, a series
 resistance drops it under load; current = power / voltage; the power is the electronics'
 idle draw plus the positive mechanical power and the copper loss (k*tau^2) of every
-joint; wh_accumulated integrates the power. The IMU sits on the fixed pelvis: level,
-at rest, gravity along +z of the sensor.
+joint; wh_accumulated integrates the power.
 """
 
+from dataclasses import dataclass
 import math
 import time
-from dataclasses import dataclass
 
 import numpy as np
 
@@ -26,12 +37,20 @@ from .joints import HAND_DOF, HAND_OPEN, JOINT_LIMITS, MOTOR_MODE_ENABLE
 from .validation import validate_handcmd, validate_lowcmd
 
 GRAVITY = 9.80665
+PHYSICS_ENGINES = ('simple', 'mujoco')
 
 
 @dataclass
 class ModelConfig:
-    joint_inertia: float = 0.05        # kg*m^2, every joint
-    joint_friction: float = 0.5        # N*m*s/rad, viscous
+    # 'simple' (no gravity, independent joints) or 'mujoco' (MuJoCo, gravity); the shipped
+    # config/adam_sim.yaml selects mujoco.
+    physics_engine: str = 'simple'
+    base: str = 'fixed'                # mujoco only: 'fixed' (on its stand) or 'floating'
+    # s of simulated time without a valid LowCmd -> safe damping; 0 = no timeout.
+    command_timeout: float = 0.0
+    damping_kd: float = 1.0            # N*m*s/rad of every joint in safe damping
+    joint_inertia: float = 0.05        # kg*m^2, every joint (simple engine)
+    joint_friction: float = 0.5        # N*m*s/rad, viscous (simple engine)
     hand_speed: float = 2000.0         # position units per second (full stroke in 0.5 s)
     battery_capacity_wh: float = 500.0
     battery_initial_soc: float = 0.9   # 0..1
@@ -41,7 +60,8 @@ class ModelConfig:
     battery_idle_power: float = 60.0   # W, computers and drives at rest
     copper_loss: float = 0.02          # W per (N*m)^2
     imu_temperature: int = 35          # degC
-    # Static pelvis attitude [yaw, pitch, roll] (rad), e.g. a robot standing on a slope.
+    # Static pelvis attitude [yaw, pitch, roll] (rad), e.g. a robot standing on a slope;
+    # with mujoco the attitude of the stand (fixed base) or its start attitude (floating).
     imu_ypr: tuple = (0.0, 0.0, 0.0)
     imu_gyro_bias: tuple = (0.0, 0.0, 0.0)  # rad/s, constant sensor bias
     # Fixed gamepad reading (int16[40]; 0-18 lx, ly, rx, ry, lt, rt, ... ro), e.g. to test
@@ -49,14 +69,29 @@ class ModelConfig:
     wireless_remote: tuple = (0,) * 40
 
 
-class AdamModel:
-    """State of the simulated robot; commands are validated whole before they touch it."""
+def check_config(cfg):
+    """Raise ValueError for engine/base/timeout settings out of range."""
+    if cfg.physics_engine not in PHYSICS_ENGINES:
+        raise ValueError(f'physics_engine must be one of {PHYSICS_ENGINES}, '
+                         f'got {cfg.physics_engine!r}')
+    if cfg.base not in ('fixed', 'floating'):
+        raise ValueError(f"base must be 'fixed' or 'floating', got {cfg.base!r}")
+    if cfg.base == 'floating' and cfg.physics_engine != 'mujoco':
+        raise ValueError('base: floating needs physics_engine: mujoco')
+    if not cfg.command_timeout >= 0:
+        raise ValueError(f'command_timeout must be >= 0, got {cfg.command_timeout}')
+    if not cfg.damping_kd >= 0:
+        raise ValueError(f'damping_kd must be >= 0, got {cfg.damping_kd}')
 
-    def __init__(self, config=None, limits=JOINT_LIMITS, clock=time.time):
-        self.cfg = config or ModelConfig()
-        self.limits = limits
-        self._clock = clock
+
+class SimplePhysics:
+    """Independent joints: inertia + viscous friction, no gravity, implicit PD."""
+
+    name = 'simple'
+
+    def __init__(self, cfg, limits):
         n = len(limits)
+        self.cfg = cfg
         self.q_min = np.array([j.q_min for j in limits])
         self.q_max = np.array([j.q_max for j in limits])
         self.tau_max = np.array([j.tau_max for j in limits])
@@ -64,55 +99,13 @@ class AdamModel:
         self.dq = np.zeros(n)
         self.ddq = np.zeros(n)
         self.tau = np.zeros(n)
-        self.enabled = np.zeros(n, dtype=bool)
-        self.q_des = np.zeros(n)
-        self.dq_des = np.zeros(n)
-        self.tau_ff = np.zeros(n)
-        self.kp = np.zeros(n)
-        self.kd = np.zeros(n)
-        self.mode_pr = 0
-        self.tick = 0
-        self.hand = np.full(HAND_DOF, float(HAND_OPEN))
-        self.hand_target = np.full(HAND_DOF, float(HAND_OPEN))
-        self.wh_accumulated = 0.0
-        self.voltage = self.cfg.battery_v_full
-        self.current = 0.0
-        self.power = 0.0
-        self.lowcmd_applied = 0
-        self.handcmd_applied = 0
 
-    # -- commands ---------------------------------------------------------------------
-    def apply_lowcmd(self, cmd):
-        """Validate then apply a LowCmd_-like object; raises CommandRejected untouched."""
-        validate_lowcmd(cmd, self.limits)
-        m = cmd.motor_cmd
-        self.enabled[:] = [c.mode == MOTOR_MODE_ENABLE for c in m]
-        self.q_des[:] = [c.q for c in m]
-        self.dq_des[:] = [c.dq for c in m]
-        self.tau_ff[:] = [c.tau for c in m]
-        self.kp[:] = [c.kp for c in m]
-        self.kd[:] = [c.kd for c in m]
-        self.mode_pr = int(cmd.mode_pr)
-        self.lowcmd_applied += 1
-
-    def apply_handcmd(self, cmd):
-        """Validate then apply a HandCmd_-like object; raises CommandRejected untouched."""
-        validate_handcmd(cmd)
-        self.hand_target[:] = list(cmd.position)
-        self.handcmd_applied += 1
-
-    # -- dynamics ---------------------------------------------------------------------
-    def step(self, dt):
-        cfg = self.cfg
-        inertia, b = cfg.joint_inertia, cfg.joint_friction
-        en = self.enabled
-        kp = np.where(en, self.kp, 0.0)
-        kd = np.where(en, self.kd, 0.0)
-        ff = np.where(en, self.tau_ff, 0.0)
+    def step(self, kp, kd, q_des, dq_des, ff, dt):
+        inertia, b = self.cfg.joint_inertia, self.cfg.joint_friction
         # Backward Euler of I*ddq = ff + kp*(q_des - q) + kd*(dq_des - dq) - b*dq.
-        rhs = inertia * self.dq / dt + ff + kp * (self.q_des - self.q) + kd * self.dq_des
+        rhs = inertia * self.dq / dt + ff + kp * (q_des - self.q) + kd * dq_des
         dq_new = rhs / (inertia / dt + kp * dt + kd + b)
-        tau = ff + kp * (self.q_des - (self.q + dt * dq_new)) + kd * (self.dq_des - dq_new)
+        tau = ff + kp * (q_des - (self.q + dt * dq_new)) + kd * (dq_des - dq_new)
         saturated = np.abs(tau) > self.tau_max
         if saturated.any():
             # A saturated drive delivers a constant torque: integrate that explicitly.
@@ -127,8 +120,143 @@ class AdamModel:
         self.ddq = (dq_new - self.dq) / dt
         self.q, self.dq, self.tau = q_new, dq_new, tau
 
+    def imu(self):
+        return None  # the model reports the configured static attitude
+
+
+class _MujocoAdapter:
+    """MujocoPhysics with the SimplePhysics step signature."""
+
+    name = 'mujoco'
+
+    def __init__(self, cfg, limits, timestep):
+        from .mujoco_model import MujocoPhysics  # imported only when selected
+        self.engine = MujocoPhysics(timestep, cfg.base, cfg.imu_ypr, limits)
+        self.ddq = self.engine.ddq
+        self.tau = self.engine.tau
+
+    @property
+    def q(self):
+        return self.engine.q
+
+    @property
+    def dq(self):
+        return self.engine.dq
+
+    def step(self, kp, kd, q_des, dq_des, ff, dt):
+        if dt != self.engine.timestep:
+            self.engine.timestep = dt
+            self.engine.model.opt.timestep = dt
+        self.engine.step(kp, kd, q_des, dq_des, ff)
+        self.ddq, self.tau = self.engine.ddq, self.engine.tau
+
+    def imu(self):
+        return self.engine.imu()
+
+
+class AdamModel:
+    """State of the simulated robot; commands are validated whole before they touch it."""
+
+    def __init__(self, config=None, limits=JOINT_LIMITS, clock=time.time, timestep=0.002):
+        self.cfg = config or ModelConfig()
+        check_config(self.cfg)
+        self.limits = limits
+        self._clock = clock
+        n = len(limits)
+        if self.cfg.physics_engine == 'mujoco':
+            self.physics = _MujocoAdapter(self.cfg, limits, timestep)
+        else:
+            self.physics = SimplePhysics(self.cfg, limits)
+        self.enabled = np.zeros(n, dtype=bool)
+        self.q_des = np.zeros(n)
+        self.dq_des = np.zeros(n)
+        self.tau_ff = np.zeros(n)
+        self.kp = np.zeros(n)
+        self.kd = np.zeros(n)
+        self.mode_pr = 0
+        self.tick = 0
+        self.sim_time = 0.0            # s of simulated time (ticks * period)
+        self.last_cmd_time = None      # sim_time of the last valid LowCmd
+        self.timed_out = self.cfg.command_timeout > 0  # damping until the first command
+        self.timeouts = 0              # transitions into safe damping after a command
+        self.hand = np.full(HAND_DOF, float(HAND_OPEN))
+        self.hand_target = np.full(HAND_DOF, float(HAND_OPEN))
+        self.wh_accumulated = 0.0
+        self.voltage = self.cfg.battery_v_full
+        self.current = 0.0
+        self.power = 0.0
+        self.lowcmd_applied = 0
+        self.handcmd_applied = 0
+
+    # joint state lives in the physics engine
+    @property
+    def q(self):
+        return self.physics.q
+
+    @property
+    def dq(self):
+        return self.physics.dq
+
+    @property
+    def ddq(self):
+        return self.physics.ddq
+
+    @property
+    def tau(self):
+        return self.physics.tau
+
+    def motor_modes(self):
+        """MotorState.mode per joint: 1 enabled and following commands, 0 otherwise."""
+        if self.timed_out:
+            return [0] * len(self.limits)
+        return [int(e) for e in self.enabled]
+
+    # -- commands ---------------------------------------------------------------------
+    def apply_lowcmd(self, cmd):
+        """Validate then apply a LowCmd_-like object; raises CommandRejected untouched."""
+        validate_lowcmd(cmd, self.limits)
+        m = cmd.motor_cmd
+        self.enabled[:] = [c.mode == MOTOR_MODE_ENABLE for c in m]
+        self.q_des[:] = [c.q for c in m]
+        self.dq_des[:] = [c.dq for c in m]
+        self.tau_ff[:] = [c.tau for c in m]
+        self.kp[:] = [c.kp for c in m]
+        self.kd[:] = [c.kd for c in m]
+        self.mode_pr = int(cmd.mode_pr)
+        self.lowcmd_applied += 1
+        self.last_cmd_time = self.sim_time
+        self.timed_out = False
+
+    def apply_handcmd(self, cmd):
+        """Validate then apply a HandCmd_-like object; raises CommandRejected untouched."""
+        validate_handcmd(cmd)
+        self.hand_target[:] = list(cmd.position)
+        self.handcmd_applied += 1
+
+    # -- dynamics ---------------------------------------------------------------------
+    def _check_timeout(self):
+        limit = self.cfg.command_timeout
+        if limit > 0 and not self.timed_out and self.last_cmd_time is not None \
+                and self.sim_time - self.last_cmd_time > limit + 1e-9:
+            self.timed_out = True
+            self.timeouts += 1
+
+    def step(self, dt):
+        """Advance by dt (the loop's nominal period, never a measured wall-clock gap)."""
+        self.sim_time += dt
+        self._check_timeout()
+        n = len(self.limits)
+        if self.timed_out:
+            zeros = np.zeros(n)
+            self.physics.step(zeros, np.full(n, float(self.cfg.damping_kd)), zeros, zeros,
+                              zeros, dt)
+        else:
+            en = self.enabled
+            self.physics.step(np.where(en, self.kp, 0.0), np.where(en, self.kd, 0.0),
+                              self.q_des, self.dq_des, np.where(en, self.tau_ff, 0.0), dt)
+
         # Hands move toward their targets at a bounded speed.
-        step = cfg.hand_speed * dt
+        step = self.cfg.hand_speed * dt
         self.hand += np.clip(self.hand_target - self.hand, -step, step)
 
         self._step_battery(dt)
@@ -161,11 +289,22 @@ class AdamModel:
         self.power = self.voltage * self.current
         self.wh_accumulated += self.power * dt / 3600.0
 
-    # -- sensors ----------------------------------------------------------------------
+    # -- sensors ---------------------------------------------------------------------
     def imu(self):
-        """(quaternion wxyz, gyroscope, accelerometer, ypr, temperature) of the pelvis at rest
-        with the configured attitude: the accelerometer reads the reaction to gravity,
-        R^T * (0, 0, g), with R the ZYX (yaw, pitch, roll) rotation of the quaternion."""
+        """
+        (quaternion wxyz, gyroscope, accelerometer, ypr, temperature) of the pelvis.
+
+        mujoco: read from the IMU site (accelerometer = specific force, +g up at rest),
+        plus the configured gyro bias. simple: the pelvis at rest with the configured
+        attitude; the accelerometer reads the reaction to gravity, R^T * (0, 0, g), with
+        R the ZYX (yaw, pitch, roll) rotation of the quaternion.
+        """
+        bias = [float(g) for g in self.cfg.imu_gyro_bias]
+        measured = self.physics.imu()
+        if measured is not None:
+            quat, gyro, acc, ypr = measured
+            return (quat, [g + b for g, b in zip(gyro, bias)], acc, ypr,
+                    self.cfg.imu_temperature)
         yaw, pitch, roll = (float(a) for a in self.cfg.imu_ypr)
         cy, sy = math.cos(yaw / 2), math.sin(yaw / 2)
         cp, sp = math.cos(pitch / 2), math.sin(pitch / 2)
@@ -174,8 +313,7 @@ class AdamModel:
                 cr * sp * cy + sr * cp * sy, cr * cp * sy - sr * sp * cy]
         acc = [-GRAVITY * math.sin(pitch), GRAVITY * math.cos(pitch) * math.sin(roll),
                GRAVITY * math.cos(pitch) * math.cos(roll)]
-        return (quat, [float(g) for g in self.cfg.imu_gyro_bias], acc, [yaw, pitch, roll],
-                self.cfg.imu_temperature)
+        return (quat, bias, acc, [yaw, pitch, roll], self.cfg.imu_temperature)
 
     def wireless_remote(self):
         return [int(v) for v in self.cfg.wireless_remote]

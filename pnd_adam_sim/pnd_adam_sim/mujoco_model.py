@@ -1,0 +1,173 @@
+# SPDX-License-Identifier: Apache-2.0
+"""
+MuJoCo physics of the Adam U (models/adam_u.xml), no DDS and no ROS.
+
+The MJCF holds geometry and mass properties; this module adds what must stay in one place
+elsewhere: the joint ranges (from joints.py), one affine actuator per joint carrying the
+vendor's joint-level law
+    tau = tau_ff + kp*(q_des - q) + kd*(dq_des - dq),  saturated at the joint's tau_max
+(ctrl = tau_ff + kp*q_des + kd*dq_des, bias = -kp*q - kd*dq; the integrator `implicitfast`
+treats the -kd*dq part implicitly, so any accepted kd is stable), and the base mode:
+`fixed` welds the stand to the world (the robot hangs on its stand, the default) with the
+attitude `base_ypr`, `floating` gives the stand a free joint and it stands on its four
+pads. One mj_step per call with the timestep fixed at construction (the loop period): a
+late tick still advances the simulation by exactly one period. Nothing is random.
+"""
+
+import math
+import os
+
+import mujoco
+import numpy as np
+
+from .joints import JOINT_LIMITS
+
+BASE_MODES = ('fixed', 'floating')
+FOOT_GEOMS = ('foot_front_left', 'foot_front_right', 'foot_rear_left', 'foot_rear_right')
+
+
+def default_model_path():
+    """Return the installed models/adam_u.xml (share/pnd_adam_sim/models) or the source copy."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    candidates = [os.path.join(here, '..', 'models', 'adam_u.xml')]
+    try:
+        from ament_index_python.packages import get_package_share_directory
+        candidates.insert(0, os.path.join(get_package_share_directory('pnd_adam_sim'),
+                                          'models', 'adam_u.xml'))
+    except (ImportError, LookupError):
+        pass
+    for path in candidates:
+        if os.path.isfile(path):
+            return os.path.abspath(path)
+    raise FileNotFoundError('adam_u.xml not found in ' + ', '.join(candidates))
+
+
+def ypr_to_quat(yaw, pitch, roll):
+    """Quaternion [w, x, y, z] of the ZYX (yaw, pitch, roll) rotation."""
+    cy, sy = math.cos(yaw / 2), math.sin(yaw / 2)
+    cp, sp = math.cos(pitch / 2), math.sin(pitch / 2)
+    cr, sr = math.cos(roll / 2), math.sin(roll / 2)
+    return [cr * cp * cy + sr * sp * sy, sr * cp * cy - cr * sp * sy,
+            cr * sp * cy + sr * cp * sy, cr * cp * sy - sr * sp * cy]
+
+
+def quat_to_ypr(q):
+    """[yaw, pitch, roll] (ZYX) of a quaternion [w, x, y, z]."""
+    w, x, y, z = q
+    yaw = math.atan2(2 * (w * z + x * y), 1 - 2 * (y * y + z * z))
+    pitch = math.asin(max(-1.0, min(1.0, 2 * (w * y - z * x))))
+    roll = math.atan2(2 * (w * x + y * z), 1 - 2 * (x * x + y * y))
+    return [yaw, pitch, roll]
+
+
+def build_model(timestep, base='fixed', base_ypr=(0.0, 0.0, 0.0), limits=JOINT_LIMITS,
+                path=None):
+    """Compile the Adam U MjModel for one loop period and base mode."""
+    if base not in BASE_MODES:
+        raise ValueError(f'base must be one of {BASE_MODES}, got {base!r}')
+    if not timestep > 0:
+        raise ValueError(f'timestep must be > 0, got {timestep}')
+    spec = mujoco.MjSpec.from_file(path or default_model_path())
+    spec.option.timestep = float(timestep)
+    stand = spec.body('stand')
+    stand.quat = ypr_to_quat(*(float(a) for a in base_ypr))
+    if base == 'floating':
+        stand.add_freejoint(name='stand_free')
+    for lim in limits:
+        joint = spec.joint(lim.name)
+        if joint is None:
+            raise ValueError(f'joint {lim.name} missing from the MJCF')
+        joint.range = [lim.q_min, lim.q_max]
+        joint.limited = mujoco.mjtLimited.mjLIMITED_TRUE
+        act = spec.add_actuator(name=lim.name, target=lim.name,
+                                trntype=mujoco.mjtTrn.mjTRN_JOINT)
+        act.gaintype = mujoco.mjtGain.mjGAIN_FIXED
+        act.biastype = mujoco.mjtBias.mjBIAS_AFFINE
+        act.gainprm[0] = 1.0
+        act.forcelimited = mujoco.mjtLimited.mjLIMITED_TRUE
+        act.forcerange = [-lim.tau_max, lim.tau_max]
+    return spec.compile()
+
+
+class MujocoPhysics:
+    """The 19 joints of Adam U in MuJoCo, driven by the PD + feed-forward law."""
+
+    name = 'mujoco'
+
+    def __init__(self, timestep, base='fixed', base_ypr=(0.0, 0.0, 0.0),
+                 limits=JOINT_LIMITS, path=None):
+        self.model = build_model(timestep, base, base_ypr, limits, path)
+        self.data = mujoco.MjData(self.model)
+        self.base = base
+        self.timestep = float(timestep)
+        m = self.model
+        self.joint_names = tuple(j.name for j in limits)
+        jids = [mujoco.mj_name2id(m, mujoco.mjtObj.mjOBJ_JOINT, n) for n in self.joint_names]
+        self._qadr = np.array([m.jnt_qposadr[j] for j in jids])
+        self._vadr = np.array([m.jnt_dofadr[j] for j in jids])
+        self._act = np.array([mujoco.mj_name2id(m, mujoco.mjtObj.mjOBJ_ACTUATOR, n)
+                              for n in self.joint_names])
+        self._sensor = {n: (m.sensor_adr[i], m.sensor_dim[i]) for n in
+                        ('imu_quat', 'imu_gyro', 'imu_acc')
+                        for i in [mujoco.mj_name2id(m, mujoco.mjtObj.mjOBJ_SENSOR, n)]}
+        self._feet = [mujoco.mj_name2id(m, mujoco.mjtObj.mjOBJ_GEOM, n) for n in FOOT_GEOMS]
+        self._floor = mujoco.mj_name2id(m, mujoco.mjtObj.mjOBJ_GEOM, 'floor')
+        mujoco.mj_forward(m, self.data)
+        n = len(self.joint_names)
+        self.ddq = np.zeros(n)
+        self.tau = np.zeros(n)
+
+    @property
+    def q(self):
+        return self.data.qpos[self._qadr].copy()
+
+    @property
+    def dq(self):
+        return self.data.qvel[self._vadr].copy()
+
+    def set_joint_positions(self, q):
+        """Place the joints (at rest) without stepping, e.g. for an initial pose."""
+        self.data.qpos[self._qadr] = q
+        self.data.qvel[:] = 0.0
+        mujoco.mj_forward(self.model, self.data)
+
+    def step(self, kp, kd, q_des, dq_des, tau_ff):
+        """One timestep with the given per-joint gains and targets (arrays of 19)."""
+        m, d = self.model, self.data
+        dq_old = self.dq
+        m.actuator_biasprm[self._act, 1] = -np.asarray(kp, dtype=float)
+        m.actuator_biasprm[self._act, 2] = -np.asarray(kd, dtype=float)
+        d.ctrl[self._act] = tau_ff + kp * q_des + kd * dq_des
+        mujoco.mj_step(m, d)
+        self.tau = d.actuator_force[self._act].copy()
+        self.ddq = (self.dq - dq_old) / self.timestep
+
+    def imu(self):
+        """(quaternion wxyz, gyroscope, accelerometer, ypr) of the IMU site on the pelvis."""
+        d = self.data.sensordata
+
+        def read(name):
+            adr, dim = self._sensor[name]
+            return [float(v) for v in d[adr:adr + dim]]
+        quat = read('imu_quat')
+        return quat, read('imu_gyro'), read('imu_acc'), quat_to_ypr(quat)
+
+    def foot_forces(self):
+        """Return the normal force (N) of the floor on each stand pad, in FOOT_GEOMS order."""
+        forces = [0.0] * len(self._feet)
+        wrench = np.zeros(6)
+        for i in range(self.data.ncon):
+            con = self.data.contact[i]
+            pair = (con.geom1, con.geom2)
+            if self._floor not in pair:
+                continue
+            other = pair[1] if pair[0] == self._floor else pair[0]
+            if other in self._feet:
+                mujoco.mj_contactForce(self.model, self.data, i, wrench)
+                forces[self._feet.index(other)] += abs(float(wrench[0]))
+        return forces
+
+    def base_height(self):
+        """Return the height (m) of the pelvis above the floor."""
+        bid = mujoco.mj_name2id(self.model, mujoco.mjtObj.mjOBJ_BODY, 'pelvis')
+        return float(self.data.xpos[bid][2])
