@@ -34,7 +34,7 @@ def default_model_path():
         from ament_index_python.packages import get_package_share_directory
         candidates.insert(0, os.path.join(get_package_share_directory('pnd_adam_sim'),
                                           'models', 'adam_u.xml'))
-    except (ImportError, LookupError):
+    except (ImportError, LookupError, OSError):
         pass
     for path in candidates:
         if os.path.isfile(path):
