@@ -1,0 +1,85 @@
+# SPDX-License-Identifier: Apache-2.0
+"""ros2 node list | info."""
+
+import sys
+
+from rclpy.topic_or_service_is_hidden import topic_or_service_is_hidden
+
+from ros2cli_py.cmd_topic import add_node_arguments
+from ros2cli_py.errors import CommandError
+from ros2cli_py.graph import absolute_node_name
+from ros2cli_py.graph import CliNode
+
+
+def add_node(sub):
+    """Register the node verbs."""
+    parser = sub.add_parser('node', help='Various node related sub-commands')
+    verbs = parser.add_subparsers(dest='verb', metavar='Commands')
+    verbs.required = True
+    p = verbs.add_parser('list', help='Output a list of available nodes')
+    add_node_arguments(p)
+    p.add_argument('-a', '--all', action='store_true',
+                   help='Display all nodes even hidden ones')
+    p.add_argument('-c', '--count-nodes', action='store_true',
+                   help='Only display the number of nodes discovered')
+    p.set_defaults(func=node_list)
+    p = verbs.add_parser('info', help='Output information about a node')
+    add_node_arguments(p)
+    p.add_argument('node_name', help='Node name to request information')
+    p.add_argument('--include-hidden', action='store_true',
+                   help='Display hidden topics, services, and actions as well')
+    p.set_defaults(func=node_info)
+
+
+def node_list(args):
+    """Print the full names of the nodes."""
+    with CliNode(spin_time=args.spin_time) as cli:
+        cli.discover()
+        pairs = [(n, ns) for n, ns in cli.node.get_node_names_and_namespaces()
+                 if args.all or not n.startswith('_')]
+    names = sorted(ns.rstrip('/') + '/' + n for n, ns in pairs)
+    if args.count_nodes:
+        print(len(names))
+        return 0
+    if len(set(names)) != len(names):
+        print('WARNING: Be aware that there are nodes in the graph that share an exact name, '
+              'which can have unintended side effects.', file=sys.stderr)
+    for name in sorted(set(names)):
+        print(name)
+    return 0
+
+
+def _section(title, entries, include_hidden):
+    print(f'  {title}:')
+    shown = [(n, t) for n, t in sorted(entries)
+             if include_hidden or not topic_or_service_is_hidden(n)]
+    # ros2cli prints the joined entries with one print call: an empty section is a blank line
+    print(*[f"    {n}: {', '.join(t)}" for n, t in shown], sep='\n')
+
+
+def node_info(args):
+    """Print a node's subscribers, publishers, services and actions."""
+    from rclpy.action.graph import get_action_client_names_and_types_by_node
+    from rclpy.action.graph import get_action_server_names_and_types_by_node
+    wanted = absolute_node_name(args.node_name)
+    with CliNode(spin_time=args.spin_time) as cli:
+        try:
+            name, ns = cli.find_node(wanted)
+        except CommandError:
+            raise CommandError(f"Unable to find node '{args.node_name}'") from None
+        cli.discover()
+        n = cli.node
+        print(wanted)
+        _section('Subscribers', n.get_subscriber_names_and_types_by_node(name, ns),
+                 args.include_hidden)
+        _section('Publishers', n.get_publisher_names_and_types_by_node(name, ns),
+                 args.include_hidden)
+        _section('Service Servers', n.get_service_names_and_types_by_node(name, ns),
+                 args.include_hidden)
+        _section('Service Clients', n.get_client_names_and_types_by_node(name, ns),
+                 args.include_hidden)
+        _section('Action Servers', get_action_server_names_and_types_by_node(n, name, ns),
+                 args.include_hidden)
+        _section('Action Clients', get_action_client_names_and_types_by_node(n, name, ns),
+                 args.include_hidden)
+    return 0

@@ -1,0 +1,123 @@
+# SPDX-License-Identifier: Apache-2.0
+"""ros2 service list | type | call."""
+
+import time
+
+from ros2cli_py import convert
+from ros2cli_py.cmd_topic import add_node_arguments
+from ros2cli_py.cmd_topic import parse_yaml_mapping
+from ros2cli_py.cmd_topic import positive_float
+from ros2cli_py.errors import CommandError
+from ros2cli_py.graph import CliNode
+from ros2cli_py.graph import expand_topic
+from ros2cli_py.graph import MAX_DISCOVERY_S
+from ros2cli_py.types import get_type_class
+from ros2cli_py.types import type_string
+
+
+def add_service(sub):
+    """Register the service verbs."""
+    parser = sub.add_parser('service', help='Various service related sub-commands')
+    verbs = parser.add_subparsers(dest='verb', metavar='Commands')
+    verbs.required = True
+    p = verbs.add_parser('list', help='Output a list of available services')
+    add_node_arguments(p)
+    p.add_argument('-t', '--show-types', action='store_true',
+                   help='Additionally show the service type')
+    p.add_argument('-c', '--count-services', action='store_true',
+                   help='Only display the number of services discovered')
+    p.add_argument('--include-hidden-services', action='store_true',
+                   help='Consider hidden services as well')
+    p.set_defaults(func=service_list)
+    p = verbs.add_parser('type', help="Output a service's type")
+    add_node_arguments(p)
+    p.add_argument('service_name', help="Name of the ROS service to get type (e.g. "
+                                        "'/talker/list_parameters')")
+    p.set_defaults(func=service_type)
+    p = verbs.add_parser('call', help='Call a service')
+    add_node_arguments(p)
+    p.add_argument('service_name', help="Name of the ROS service to call to (e.g. "
+                                        "'/add_two_ints')")
+    p.add_argument('service_type', help="Type of the ROS service (e.g. "
+                                        "'std_srvs/srv/Empty')")
+    p.add_argument('values', nargs='?', default='{}',
+                   help='Values to fill the service request with in YAML format (e.g. '
+                        '"{a: 1, b: 2}"), otherwise the service request will be published with '
+                        'default values')
+    p.add_argument('-r', '--rate', metavar='N', type=positive_float,
+                   help='Repeat the call at a specific rate in Hz')
+    p.add_argument('--timeout', metavar='S', type=float, default=5.0,
+                   help='Seconds to wait for the service to become available and for each '
+                        'response (default: 5; 0 waits forever as ros2cli does)')
+    p.set_defaults(func=service_call)
+
+
+def service_list(args):
+    """Print the services (with types or their count)."""
+    with CliNode(spin_time=args.spin_time) as cli:
+        cli.discover()
+        services = cli.services(include_hidden=args.include_hidden_services)
+    if args.count_services:
+        print(len(services))
+        return 0
+    for name, types in services:
+        print(f"{name} [{', '.join(types)}]" if args.show_types else name)
+    return 0
+
+
+def _service_types(cli, name):
+    for n, types in cli.node.get_service_names_and_types():
+        if n == name:
+            return types
+    return []
+
+
+def service_type(args):
+    """Print the type(s) of a service."""
+    name = expand_topic(args.service_name, 'service')
+    with CliNode(spin_time=args.spin_time) as cli:
+        types = cli.wait_until(lambda: _service_types(cli, name), MAX_DISCOVERY_S)
+    if not types:
+        raise CommandError(f"Unknown service '{args.service_name}'")
+    for t in types:
+        print(t)
+    return 0
+
+
+def service_call(args):
+    """Call a service with a request built from YAML and print the response."""
+    name = expand_topic(args.service_name, 'service')
+    srv_class = get_type_class(args.service_type, 'srv')
+    values = parse_yaml_mapping(args.values)
+    request = convert.new_message(srv_class.Request)
+    try:
+        convert.set_message_fields(request, values)
+    except convert.FieldError as e:
+        raise CommandError(f'Failed to populate field: {e}') from None
+    wait = None if args.timeout <= 0 else args.timeout
+    with CliNode(spin_time=args.spin_time) as cli:
+        client = cli.node.create_client(srv_class, name)
+        if not client.service_is_ready():
+            types = cli.wait_until(lambda: _service_types(cli, name), 1.0)
+            wanted = type_string(srv_class)
+            if types and wanted not in types:
+                raise CommandError(f"Service '{name}' has type [{', '.join(types)}], not "
+                                   f"'{wanted}'")
+            print('waiting for service to become available...', flush=True)
+            if not cli.wait_until(client.service_is_ready,
+                                  float('inf') if wait is None else wait):
+                raise CommandError(f"Service '{name}' is not available (waited {wait} s)")
+        period = None if args.rate is None else 1.0 / args.rate
+        while True:
+            started = time.monotonic()
+            print('requester: making request: %r\n' % request)
+            future = client.call_async(request)
+            cli.wait_until(future.done, float('inf') if wait is None else wait)
+            if not future.done():
+                raise CommandError(f"No response from '{name}' within {wait} s")
+            if future.exception() is not None:
+                raise CommandError(f'Service call failed: {future.exception()}')
+            print('response:\n%r\n' % future.result())
+            if period is None:
+                return 0
+            cli.spin_for(max(0.0, started + period - time.monotonic()))

@@ -1,0 +1,607 @@
+# SPDX-License-Identifier: Apache-2.0
+"""ros2 topic list | type | info | echo | hz | bw | delay | pub."""
+
+import argparse
+import math
+import threading
+import time
+
+from ros2cli_py import convert
+from ros2cli_py.errors import CommandError
+from ros2cli_py.graph import CliNode
+from ros2cli_py.graph import expand_topic
+from ros2cli_py.graph import MAX_DISCOVERY_S
+from ros2cli_py.qos import add_qos_arguments
+from ros2cli_py.qos import choose_subscription_qos
+from ros2cli_py.qos import profile_from_args
+from ros2cli_py.types import get_type_class
+
+DEFAULT_TRUNCATE_LENGTH = 128
+
+
+def unsigned_int(text):
+    """Argparse type: an integer >= 0."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise argparse.ArgumentTypeError('value must be non-negative integer')
+    return value
+
+
+def positive_int(text):
+    """Argparse type: an integer > 0."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value <= 0:
+        raise argparse.ArgumentTypeError('value must be a positive integer')
+    return value
+
+
+def positive_float(text):
+    """Argparse type: a float > 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not value > 0.0 or math.isinf(value):
+        raise argparse.ArgumentTypeError(f"'{text}' is not a positive float")
+    return value
+
+
+def add_node_arguments(parser):
+    """ros2cli's node-strategy options (no daemon here: --no-daemon is accepted)."""
+    parser.add_argument('--spin-time', type=positive_float, default=None,
+                        help='Spin time in seconds to wait for discovery (default: until the '
+                             'graph settles, 0.5 to 3 s)')
+    parser.add_argument('--no-daemon', action='store_true',
+                        help='Do not spawn nor use an already running daemon (there is none '
+                             'here: accepted for compatibility)')
+
+
+def add_topic(sub):
+    """Register the topic verbs."""
+    parser = sub.add_parser('topic', help='Various topic related sub-commands')
+    verbs = parser.add_subparsers(dest='verb', metavar='Commands')
+    verbs.required = True
+
+    p = verbs.add_parser('list', help='Output a list of available topics')
+    add_node_arguments(p)
+    p.add_argument('-t', '--show-types', action='store_true',
+                   help='Additionally show the topic type')
+    p.add_argument('-c', '--count-topics', action='store_true',
+                   help='Only display the number of topics discovered')
+    p.add_argument('--include-hidden-topics', action='store_true',
+                   help='Consider hidden topics as well')
+    p.add_argument('-v', '--verbose', action='store_true',
+                   help='List full details about each topic')
+    p.set_defaults(func=topic_list)
+
+    p = verbs.add_parser('type', help="Print a topic's type")
+    add_node_arguments(p)
+    p.add_argument('topic_name', help="Name of the ROS topic to get type (e.g. '/chatter')")
+    p.add_argument('--include-hidden-topics', action='store_true',
+                   help='Consider hidden topics as well')
+    p.set_defaults(func=topic_type)
+
+    p = verbs.add_parser('info', help='Print information about a topic')
+    add_node_arguments(p)
+    p.add_argument('topic_name', help="Name of the ROS topic to get info (e.g. '/chatter')")
+    p.add_argument('-v', '--verbose', action='store_true',
+                   help='Prints detailed information like the node name, node namespace, '
+                        'topic type, GUID and QoS Profile of the publishers and subscribers '
+                        'to this topic')
+    p.set_defaults(func=topic_info)
+
+    p = verbs.add_parser('echo', help='Output messages from a topic')
+    add_node_arguments(p)
+    p.add_argument('topic_name', help="Name of the ROS topic to listen to (e.g. '/chatter')")
+    p.add_argument('message_type', nargs='?',
+                   help="Type of the ROS message (e.g. 'std_msgs/msg/String')")
+    add_qos_arguments(p, 'subscribe', 'sensor_data')
+    p.add_argument('--csv', action='store_true',
+                   help='Output all recursive fields separated by commas (e.g. for plotting)')
+    p.add_argument('--field', type=str, default=None,
+                   help="Echo a selected field of a message. Use '.' to select sub-fields "
+                        "(e.g. 'header.stamp')")
+    p.add_argument('--full-length', '-f', action='store_true',
+                   help='Output all elements for arrays, bytes, and string with a length > '
+                        "'--truncate-length', by default they are truncated after "
+                        "'--truncate-length' elements with '...'")
+    p.add_argument('--truncate-length', '-l', type=unsigned_int,
+                   default=DEFAULT_TRUNCATE_LENGTH,
+                   help='The length to truncate arrays, bytes, and string to (default: '
+                        f'{DEFAULT_TRUNCATE_LENGTH})')
+    p.add_argument('--no-arr', action='store_true', help="Don't print array fields of messages")
+    p.add_argument('--no-str', action='store_true',
+                   help="Don't print string fields of messages")
+    p.add_argument('--flow-style', action='store_true',
+                   help='Print collections in the flow style (not available with csv format)')
+    p.add_argument('--no-lost-messages', action='store_true',
+                   help="Don't report when a message is lost")
+    p.add_argument('--raw', action='store_true', help='Echo the raw binary representation')
+    p.add_argument('--filter', dest='filter_expr',
+                   help='Python expression to filter messages that are printed. Expression '
+                        'can use Python builtins as well as m (the message).')
+    p.add_argument('--once', action='store_true',
+                   help='Print the first message received and then exit.')
+    p.add_argument('--times', '-n', type=positive_int, default=None,
+                   help='Print this many messages and then exit.')
+    p.add_argument('--timeout', metavar='N', type=positive_float, default=None,
+                   help='Set a timeout in seconds for waiting')
+    p.add_argument('--include-message-info', '-i', action='store_true',
+                   help='Shows the associated message info.')
+    p.set_defaults(func=topic_echo)
+
+    p = verbs.add_parser('hz', help='Print the average receiving rate to screen')
+    add_node_arguments(p)
+    p.add_argument('topic_name', help="Name of the ROS topic to listen to (e.g. '/chatter')")
+    p.add_argument('--window', '-w', dest='window_size', type=positive_int, default=10000,
+                   metavar='WINDOW',
+                   help='window size, in # of messages, for calculating rate (default: 10000)')
+    p.add_argument('--filter', dest='filter_expr', default=None, metavar='EXPR',
+                   help='only measure messages matching the specified Python expression')
+    p.add_argument('--wall-time', dest='use_wtime', action='store_true',
+                   help='calculates rate using wall time which can be helpful when clock is '
+                        'not published during simulation')
+    p.set_defaults(func=topic_hz)
+
+    p = verbs.add_parser('bw', help='Display bandwidth used by topic')
+    add_node_arguments(p)
+    p.add_argument('topic_name', help='Topic name to monitor for bandwidth utilization')
+    p.add_argument('--window', '-w', type=positive_int, default=100, metavar='WINDOW',
+                   help='maximum window size, in # of messages, for calculating rate '
+                        '(default: 100)')
+    p.set_defaults(func=topic_bw)
+
+    p = verbs.add_parser('delay', help='Display delay of topic from timestamp in header')
+    add_node_arguments(p)
+    p.add_argument('topic_name', help="Name of the ROS topic to listen to (e.g. '/chatter')")
+    p.add_argument('--window', '-w', dest='window_size', type=positive_int, default=10000,
+                   metavar='WINDOW',
+                   help='window size, in # of messages, for calculating rate (default: 10000)')
+    p.set_defaults(func=topic_delay)
+
+    p = verbs.add_parser('pub', help='Publish a message to a topic')
+    add_node_arguments(p)
+    p.add_argument('topic_name', help="Name of the ROS topic to publish to (e.g. '/chatter')")
+    p.add_argument('message_type', help="Type of the ROS message (e.g. 'std_msgs/msg/String')")
+    p.add_argument('values', nargs='?', default='{}',
+                   help='Values to fill the message with in YAML format (e.g. "data: Hello '
+                        'World"), otherwise the message will be published with default values')
+    p.add_argument('-r', '--rate', metavar='N', type=positive_float, default=1.0,
+                   help='Publishing rate in Hz (default: 1)')
+    p.add_argument('-p', '--print', metavar='N', type=unsigned_int, default=1,
+                   help='Only print every N-th published message (default: 1, 0 disables)')
+    p.add_argument('-1', '--once', action='store_true', help='Publish one message and exit')
+    p.add_argument('-t', '--times', type=unsigned_int, default=0,
+                   help='Publish this number of times and then exit')
+    p.add_argument('-w', '--wait-matching-subscriptions', type=unsigned_int, default=None,
+                   help='Wait until finding the specified number of matching subscriptions. '
+                        'Defaults to 1 when using "-1"/"--once"/"--times", otherwise 0.')
+    p.add_argument('--keep-alive', metavar='N', type=float, default=0.1,
+                   help='Keep publishing node alive for N seconds after the last msg '
+                        '(default: 0.1)')
+    p.add_argument('--max-wait-time-secs', type=positive_float, default=None,
+                   help='Maximum time to wait for the matching subscriptions (default: '
+                        'forever)')
+    p.add_argument('-n', '--node-name', help='Name of the created publishing node')
+    add_qos_arguments(p, 'publish', 'default')
+    p.set_defaults(func=topic_pub)
+
+
+# -- list / type / info -----------------------------------------------------------------------
+
+def topic_list(args):
+    """Print the topics (with types, counts or publishers/subscribers)."""
+    with CliNode(spin_time=args.spin_time) as cli:
+        cli.discover()
+        topics = cli.topics(include_hidden=args.include_hidden_topics)
+        if args.count_topics:
+            print(len(topics))
+            return 0
+        if args.verbose:
+            for title, count, kind in (
+                    ('Published topics:', cli.node.count_publishers, 'publisher'),
+                    ('Subscribed topics:', cli.node.count_subscribers, 'subscriber')):
+                print(title)
+                for name, types in topics:
+                    n = count(name)
+                    if n:
+                        print(f" * {name} [{', '.join(types)}] {n} {kind}{'s' if n > 1 else ''}")
+                print()
+            return 0
+        for name, types in topics:
+            print(f"{name} [{', '.join(types)}]" if args.show_types else name)
+    return 0
+
+
+def _known_types(cli, topic, include_hidden=True):
+    types = cli.wait_until(lambda: cli.topic_types(topic), MAX_DISCOVERY_S)
+    return types or []
+
+
+def topic_type(args):
+    """Print the type(s) of a topic."""
+    topic = expand_topic(args.topic_name)
+    with CliNode(spin_time=args.spin_time) as cli:
+        types = _known_types(cli, topic)
+    if not types:
+        raise CommandError(f"Unknown topic '{args.topic_name}'")
+    for t in types:
+        print(t)
+    return 0
+
+
+def topic_info(args):
+    """Print type, publisher and subscription counts (and endpoints with -v)."""
+    topic = expand_topic(args.topic_name)
+    with CliNode(spin_time=args.spin_time) as cli:
+        types = _known_types(cli, topic)
+        if not types:
+            raise CommandError(f"Unknown topic '{args.topic_name}'")
+        cli.discover()      # endpoint details arrive after the topic itself
+        types = cli.topic_types(topic) or types
+        end = '\n\n' if args.verbose else '\n'
+        print('Type: %s' % (types[0] if len(types) == 1 else types), end=end)
+        print('Publisher count: %d' % cli.node.count_publishers(topic), end=end)
+        if args.verbose:
+            for info in cli.node.get_publishers_info_by_topic(topic):
+                print(info, end=end)
+            print('Subscription count: %d' % cli.node.count_subscribers(topic), end=end)
+            for info in cli.node.get_subscriptions_info_by_topic(topic):
+                print(info, end=end)
+        else:
+            print('Subscription count: %d' % cli.node.count_subscribers(topic))
+    return 0
+
+
+# -- helpers for the subscribing verbs ---------------------------------------------------------
+
+def _resolve_type(cli, topic, given=None, blocking=False):
+    """The message class of a topic: the given type, else the one in the graph."""
+    if given is not None:
+        return get_type_class(given, 'msg')
+    types = cli.wait_until(lambda: cli.topic_types(topic), MAX_DISCOVERY_S)
+    if not types and blocking:
+        print(f'WARNING: topic [{topic}] does not appear to be published yet', flush=True)
+        while not types:
+            types = cli.wait_until(lambda: cli.topic_types(topic), 1.0)
+    if not types:
+        raise CommandError('Could not determine the type for the passed topic')
+    if len(types) > 1:
+        raise CommandError(f"Cannot echo topic '{topic}', as it contains more than one type: "
+                           f"[{', '.join(types)}]")
+    return get_type_class(types[0], 'msg')
+
+
+def _filter(expr):
+    if expr is None:
+        return None
+    try:
+        code = compile(expr, '<filter>', 'eval')
+    except SyntaxError as e:
+        raise CommandError(f"Invalid filter expression '{expr}': {e.msg}") from None
+
+    def accept(m):
+        try:
+            return eval(code, {}, {'m': m})
+        except Exception as e:      # noqa: B902 - the user's expression may raise anything
+            raise CommandError(f"Filter expression '{expr}' failed: {e}") from None
+    return accept
+
+
+class _Done(Exception):
+    pass
+
+
+# -- echo --------------------------------------------------------------------------------------
+
+def topic_echo(args):
+    """Print each message as YAML (or CSV / raw) like ros2cli."""
+    topic = expand_topic(args.topic_name)
+    field = None
+    if args.field is not None:
+        field = [f for f in args.field.split('.') if f]
+        if not field:
+            raise CommandError(f"Invalid field value '{args.field}'")
+    truncate = None if args.full_length else args.truncate_length
+    accept = _filter(args.filter_expr)
+    limit = 1 if args.once else args.times
+    printed = [0]
+
+    with CliNode(spin_time=args.spin_time) as cli:
+        msg_class = _resolve_type(cli, topic, args.message_type)
+        if args.message_type is None or not cli.node.get_publishers_info_by_topic(topic):
+            # let the publishers' endpoints be discovered before adapting the QoS to them
+            cli.wait_until(lambda: cli.node.get_publishers_info_by_topic(topic), 1.0)
+        qos = choose_subscription_qos(cli.node, topic, args)
+
+        def on_message(msg, info):
+            sub = msg
+            if field is not None:
+                for name in field:
+                    try:
+                        sub = getattr(sub, name)
+                    except AttributeError as ex:
+                        raise CommandError(f"Invalid field '{'.'.join(field)}': {ex}") from None
+            if accept is not None and not accept(sub):
+                return
+            _print_echo(sub, info, args, truncate)
+            printed[0] += 1
+            if limit is not None and printed[0] >= limit:
+                raise _Done()
+
+        callbacks = None
+        if not args.no_lost_messages:
+            from rclpy.event_handler import SubscriptionEventCallbacks
+            callbacks = SubscriptionEventCallbacks(message_lost=_lost)
+        try:
+            cli.node.create_subscription(msg_class, topic, on_message, qos,
+                                         event_callbacks=callbacks, raw=args.raw)
+        except Exception as e:      # noqa: B902 - UnsupportedEventTypeError on some RMWs
+            if callbacks is None or 'Unsupported' not in type(e).__name__:
+                raise
+            cli.node.create_subscription(msg_class, topic, on_message, qos, raw=args.raw)
+        deadline = None if args.timeout is None else time.monotonic() + args.timeout
+        try:
+            while deadline is None or time.monotonic() < deadline:
+                cli.spin_once(0.1 if deadline is None
+                              else max(0.0, min(0.1, deadline - time.monotonic())))
+        except _Done:
+            pass
+    return 0
+
+
+def _lost(status):
+    print('A message was lost!!!\n\ttotal count change:'
+          f'{status.total_count_change}\n\ttotal count: {status.total_count}', end='---\n')
+
+
+def _print_echo(msg, info, args, truncate):
+    import yaml
+    if not convert.is_message(msg):
+        if args.include_message_info:
+            print('---Got new message, message info:---')
+            print(info)
+            print('---Message data:---')
+        print(msg, end='\n---\n')
+        return
+    if args.csv:
+        text = convert.message_to_csv(msg, truncate, args.no_arr, args.no_str)
+        if args.include_message_info:
+            text = ','.join(str(v) for v in info.values()) + ',' + text
+        print(text)
+        return
+    if args.include_message_info:
+        print(yaml.dump(info), end='---\n')
+    print(convert.message_to_yaml(msg, truncate, args.no_arr, args.no_str, args.flow_style),
+          end='---\n')
+
+
+# -- hz / bw / delay ---------------------------------------------------------------------------
+
+class RateWindow:
+    """ros2cli's hz/delay statistics over the last ``window`` samples, printed once a second."""
+
+    def __init__(self, window):
+        self.window = window
+        self.samples = []
+        self.last_printed = 0
+
+    def add(self, value):
+        """Append a sample, keeping at most ``window``."""
+        self.samples.append(value)
+        if len(self.samples) > self.window:
+            del self.samples[0]
+
+    def stats(self):
+        """(mean, min, max, std dev, n) of the samples."""
+        n = len(self.samples)
+        mean = sum(self.samples) / n
+        std = math.sqrt(sum((x - mean) ** 2 for x in self.samples) / n)
+        return mean, min(self.samples), max(self.samples), std, n
+
+
+def _hz_report(window):
+    mean, lo, hi, std, n = window.stats()
+    rate = 1e9 / mean if mean > 0 else 0.0
+    return ('average rate: %.3f\n\tmin: %.3fs max: %.3fs std dev: %.5fs window: %s'
+            % (rate, lo * 1e-9, hi * 1e-9, std * 1e-9, n))
+
+
+def topic_hz(args):
+    """Print the receive rate of a topic every second (raw messages, not deserialized)."""
+    from rclpy.clock import Clock
+    from rclpy.clock import ClockType
+    from rclpy.qos import qos_profile_sensor_data
+    topic = expand_topic(args.topic_name)
+    accept = _filter(args.filter_expr)
+    with CliNode(spin_time=args.spin_time) as cli:
+        msg_class = _resolve_type(cli, topic, blocking=True)
+        clock = Clock(clock_type=ClockType.SYSTEM_TIME) if args.use_wtime \
+            else cli.node.get_clock()
+        window = RateWindow(args.window_size)
+        last = [None]
+        lock = threading.Lock()
+
+        def on_message(data):
+            if accept is not None:
+                from rclpy.serialization import deserialize_message
+                if not accept(deserialize_message(data, msg_class)):
+                    return
+            now = clock.now().nanoseconds
+            with lock:
+                if now == 0:
+                    return
+                if last[0] is None or last[0] > now:
+                    window.samples.clear()
+                else:
+                    window.add(now - last[0])
+                last[0] = now
+
+        cli.node.create_subscription(msg_class, topic, on_message, qos_profile_sensor_data,
+                                     raw=accept is None)
+        while True:
+            cli.spin_once(0.1)
+            with lock:
+                if not window.samples:
+                    continue
+                if window.last_printed == 0:
+                    window.last_printed = last[0]
+                    continue
+                if last[0] < window.last_printed + 1e9:
+                    continue
+                window.last_printed = last[0]
+                report = _hz_report(window)
+            print(report)
+
+
+def _bw_units(value_per_s):
+    if value_per_s < 1000:
+        return 'B', 1.0
+    if value_per_s < 1000000:
+        return 'KB', 1000.0
+    return 'MB', 1000000.0
+
+
+def topic_bw(args):
+    """Print the received bandwidth every second (raw messages)."""
+    from rclpy.qos import qos_profile_sensor_data
+    topic = expand_topic(args.topic_name)
+    with CliNode(spin_time=args.spin_time) as cli:
+        msg_class = _resolve_type(cli, topic, blocking=True)
+        times, sizes = [], []
+        lock = threading.Lock()
+
+        def on_message(data):
+            with lock:
+                times.append(time.monotonic())
+                sizes.append(len(data))
+                if len(times) > args.window:
+                    del times[0]
+                    del sizes[0]
+
+        cli.node.create_subscription(msg_class, topic, on_message, qos_profile_sensor_data,
+                                     raw=True)
+        print(f'Subscribed to [{topic}]')
+        next_print = time.monotonic() + 1.0
+        while True:
+            cli.spin_once(max(0.0, min(0.1, next_print - time.monotonic())))
+            if time.monotonic() < next_print:
+                continue
+            next_print += 1.0
+            with lock:
+                if len(times) < 2:
+                    continue
+                n = len(times)
+                total = sum(sizes)
+                per_s = total / (time.monotonic() - times[0])
+                mean, lo, hi = total / n, min(sizes), max(sizes)
+            unit, div = _bw_units(per_s)
+            print(f'{per_s / div:.2f} {unit}/s from {n} messages\n'
+                  f'\tMessage size mean: {mean / div:.2f} {unit} min: {lo / div:.2f} {unit} '
+                  f'max: {hi / div:.2f} {unit}')
+
+
+def topic_delay(args):
+    """Print the delay between header.stamp and receipt every second."""
+    from rclpy.qos import qos_profile_sensor_data
+    topic = expand_topic(args.topic_name)
+    with CliNode(spin_time=args.spin_time) as cli:
+        msg_class = _resolve_type(cli, topic, blocking=True)
+        if 'header' not in msg_class.get_fields_and_field_types():
+            raise CommandError('msg does not have header')
+        clock = cli.node.get_clock()
+        window = RateWindow(args.window_size)
+        last = [None]
+        lock = threading.Lock()
+
+        def on_message(msg):
+            now = clock.now().nanoseconds
+            stamp = msg.header.stamp.sec * 1000000000 + msg.header.stamp.nanosec
+            with lock:
+                window.add((now - stamp) * 1e-9)
+                last[0] = now
+
+        cli.node.create_subscription(msg_class, topic, on_message, qos_profile_sensor_data)
+        while True:
+            cli.spin_once(0.1)
+            with lock:
+                if not window.samples:
+                    continue
+                if window.last_printed == 0:
+                    window.last_printed = last[0]
+                    continue
+                if last[0] < window.last_printed + 1e9:
+                    continue
+                window.last_printed = last[0]
+                mean, lo, hi, std, n = window.stats()
+            print('average delay: %.3f\n\tmin: %.3fs max: %.3fs std dev: %.5fs window: %s'
+                  % (mean, lo, hi, std, n))
+
+
+# -- pub ---------------------------------------------------------------------------------------
+
+def parse_yaml_mapping(text):
+    """A YAML mapping from the command line; CommandError for anything else."""
+    import yaml
+    try:
+        values = yaml.safe_load(text)
+    except yaml.YAMLError as e:
+        detail = ' '.join(str(e).split())
+        raise CommandError(f'The passed value is not valid YAML: {detail}') from None
+    if values is None:
+        values = {}
+    if not isinstance(values, dict):
+        raise CommandError('The passed value needs to be a dictionary in YAML format')
+    return values
+
+
+def topic_pub(args):
+    """Publish a message built from YAML at --rate, --once or --times."""
+    topic = expand_topic(args.topic_name)
+    msg_class = get_type_class(args.message_type, 'msg')
+    values = parse_yaml_mapping(args.values)
+    stamper = convert.Stamper()
+    msg = convert.new_message(msg_class)
+    try:
+        convert.set_message_fields(msg, values, stamper)
+    except convert.FieldError as e:
+        raise CommandError(f'Failed to populate field: {e}') from None
+    qos = profile_from_args(args)
+    times = 1 if args.once else args.times
+    wait = args.wait_matching_subscriptions
+    if wait is None:
+        wait = 1 if times else 0
+    pkg, _, name = args.message_type.partition('/')
+    node_name = args.node_name or f'_ros2cli_py_pub_{pkg}_{name.split("/")[-1]}'.lower()
+    with CliNode(node_name, spin_time=args.spin_time) as cli:
+        pub = cli.node.create_publisher(msg_class, topic, qos)
+        if wait:
+            print(f'Waiting for at least {wait} matching subscription(s)...', flush=True)
+            found = cli.wait_until(lambda: pub.get_subscription_count() >= wait,
+                                   args.max_wait_time_secs or float('inf'))
+            if not found:
+                raise CommandError(
+                    f'Timed out waiting for subscribers: expected {wait}, found '
+                    f'{pub.get_subscription_count()}')
+        print('publisher: beginning loop')
+        period = 1.0 / args.rate
+        count = 0
+        next_time = time.monotonic()
+        while True:
+            stamper()
+            pub.publish(msg)
+            count += 1
+            if args.print and (count - 1) % args.print == 0:
+                print('publishing #%d: %r\n' % (count, msg))
+            if times and count >= times:
+                cli.spin_for(max(0.0, args.keep_alive))
+                return 0
+            next_time += period
+            cli.spin_for(max(0.0, next_time - time.monotonic()))
+

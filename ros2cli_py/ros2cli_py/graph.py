@@ -1,0 +1,163 @@
+# SPDX-License-Identifier: Apache-2.0
+"""The command's own hidden node, DDS discovery waits and ROS graph queries."""
+
+import os
+import time
+
+import rclpy
+from rclpy.executors import SingleThreadedExecutor
+from rclpy.signals import SignalHandlerOptions
+from rclpy.topic_or_service_is_hidden import topic_or_service_is_hidden
+
+from ros2cli_py.errors import CommandError
+
+# ros2cli without its daemon spins 0.5 s before answering; this waits at least that long and
+# then until the graph stopped changing, so a loaded machine does not truncate the answer.
+MIN_DISCOVERY_S = 0.5
+SETTLE_S = 0.3
+MAX_DISCOVERY_S = 3.0
+
+
+class CliNode:
+    """A hidden node (name starting with '_') on its own context, spun on demand."""
+
+    def __init__(self, name=None, spin_time=None):
+        self.context = rclpy.Context()
+        rclpy.init(args=[], context=self.context,
+                   signal_handler_options=SignalHandlerOptions.NO)
+        self.node = rclpy.create_node(
+            name or f'_ros2cli_py_{os.getpid()}', context=self.context,
+            start_parameter_services=False)
+        self.executor = SingleThreadedExecutor(context=self.context)
+        self.executor.add_node(self.node)
+        self.spin_time = spin_time
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+        return False
+
+    def close(self):
+        """Destroy the node and shut its context down (idempotent)."""
+        try:
+            self.executor.shutdown(timeout_sec=0.5)
+            self.node.destroy_node()
+        except Exception:       # noqa: B902 - teardown must not mask the command's result
+            pass
+        self.context.try_shutdown()
+
+    def spin_once(self, timeout_sec=0.1):
+        """Serve callbacks for at most ``timeout_sec``."""
+        self.executor.spin_once(timeout_sec=timeout_sec)
+
+    def spin_for(self, seconds):
+        """Serve callbacks for ``seconds``."""
+        deadline = time.monotonic() + seconds
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return
+            self.executor.spin_once(timeout_sec=min(left, 0.05))
+
+    def _snapshot(self):
+        n = self.node
+        return (tuple(sorted(n.get_node_names_and_namespaces())),
+                tuple(sorted((t, tuple(ty)) for t, ty in n.get_topic_names_and_types())),
+                tuple(sorted((s, tuple(ty)) for s, ty in n.get_service_names_and_types())))
+
+    def discover(self):
+        """Wait for DDS discovery: spin_time if given, else until the graph settles."""
+        if self.spin_time is not None:
+            self.spin_for(self.spin_time)
+            return
+        start = time.monotonic()
+        last = self._snapshot()
+        changed = start
+        while True:
+            self.spin_for(0.05)
+            now = time.monotonic()
+            snap = self._snapshot()
+            if snap != last:
+                last, changed = snap, now
+            if now - start >= MIN_DISCOVERY_S and now - changed >= SETTLE_S:
+                return
+            if now - start >= MAX_DISCOVERY_S:
+                return
+
+    def wait_until(self, predicate, timeout):
+        """Spin until ``predicate()`` is truthy (returned) or ``timeout`` s pass (None)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            value = predicate()
+            if value:
+                return value
+            if time.monotonic() >= deadline:
+                return None
+            self.spin_for(0.05)
+
+    # -- graph queries ----------------------------------------------------------------------
+
+    def topics(self, include_hidden=False):
+        """[(name, [types])] sorted by name."""
+        return sorted((n, t) for n, t in self.node.get_topic_names_and_types()
+                      if include_hidden or not topic_or_service_is_hidden(n))
+
+    def topic_types(self, topic):
+        """Types of one topic ([] when unknown)."""
+        for name, types in self.node.get_topic_names_and_types():
+            if name == topic:
+                return types
+        return []
+
+    def services(self, include_hidden=False):
+        """[(name, [types])] sorted by name."""
+        return sorted((n, t) for n, t in self.node.get_service_names_and_types()
+                      if include_hidden or not topic_or_service_is_hidden(n))
+
+    def node_names(self, include_hidden=False):
+        """Sorted full names of the nodes in the graph."""
+        names = set()
+        for name, ns in self.node.get_node_names_and_namespaces():
+            if not include_hidden and name.startswith('_'):
+                continue
+            names.add(full_node_name(ns, name))
+        return sorted(names)
+
+    def find_node(self, wanted, timeout=None):
+        """(name, namespace) of a node by full name, waiting for discovery; CommandError."""
+        full = absolute_node_name(wanted)
+
+        def lookup():
+            for name, ns in self.node.get_node_names_and_namespaces():
+                if full_node_name(ns, name) == full:
+                    return (name, ns)
+            return None
+        found = self.wait_until(lookup, MAX_DISCOVERY_S if timeout is None else timeout)
+        if not found:
+            raise CommandError('Node not found')
+        return found
+
+
+def full_node_name(namespace, name):
+    """'/ns/name' from a namespace and a name."""
+    return namespace.rstrip('/') + '/' + name
+
+
+def absolute_node_name(name):
+    """A node name with its leading '/'."""
+    return name if name.startswith('/') else '/' + name
+
+
+def expand_topic(name, what='topic'):
+    """Fully qualified topic/service name, or CommandError for an invalid one."""
+    from rclpy.expand_topic_name import expand_topic_name
+    from rclpy.validate_full_topic_name import validate_full_topic_name
+    try:
+        full = expand_topic_name(name, 'ros2cli_py', '/')
+        validate_full_topic_name(full, is_service=(what == 'service'))
+    except Exception as e:      # noqa: B902 - rclpy raises several types for bad names
+        text = str(e).strip().splitlines()
+        raise CommandError(f"Invalid {what} name '{name}': {text[0] if text else e}") from None
+    return full
