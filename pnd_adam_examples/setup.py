@@ -21,9 +21,6 @@ setup(
     description='rclpy example node for the PND Adam U and its Fast DDS interop profile.',
     license='Apache-2.0',
     tests_require=['pytest'],
-    entry_points={
-        'console_scripts': [
-            'adam_arm_pose = pnd_adam_examples.arm_pose:main',
-        ],
-    },
+    # A plain script, not a console_scripts entry point: see scripts/adam_arm_pose.
+    scripts=['scripts/adam_arm_pose'],
 )

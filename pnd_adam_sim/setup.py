@@ -22,9 +22,6 @@ setup(
     description='PND Adam U robot-side simulator on plain Cyclone DDS.',
     license='Apache-2.0',
     tests_require=['pytest'],
-    entry_points={
-        'console_scripts': [
-            'adam_sim = pnd_adam_sim.simulator:main',
-        ],
-    },
+    # A plain script, not a console_scripts entry point: see scripts/adam_sim.
+    scripts=['scripts/adam_sim'],
 )

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Example a user would copy: read Adam's lowstate, bring both arms to a pose along a
 minimum-jerk trajectory while waist and neck hold where they were, and open/close the
 hands periodically. Only the generated pnd_adam message classes touch the robot.
@@ -6,13 +7,14 @@ hands periodically. Only the generated pnd_adam message classes touch the robot.
         $(ros2 pkg prefix pnd_adam_examples)/share/pnd_adam_examples/config/arm_pose.yaml
 """
 
-import rclpy
-from rclpy.executors import ExternalShutdownException
-from rclpy.node import Node
-from rclpy.qos import qos_profile_sensor_data
-
 from pnd_adam.msg import HandCmd, HandState, LowCmd, LowState, MotorCmd
 from pnd_adam_sim.joints import JOINT_LIMITS, LEFT_ARM, NUM_JOINTS, RIGHT_ARM
+from pnd_adam_sim.stop_request import StopRequest
+import rclpy
+from rclpy.executors import SingleThreadedExecutor
+from rclpy.node import Node
+from rclpy.qos import qos_profile_sensor_data
+from rclpy.signals import SignalHandlerOptions
 
 from .fastdds_profile import use_interop_profile
 from .trajectory import min_jerk
@@ -117,21 +119,38 @@ class ArmPose(Node):
                                + f' hands (measured before: {was})')
 
 
-def main(args=None):
+def main(args=None, stop=None):
+    """Run the node until SIGINT/SIGTERM.
+
+    Signals only set a flag (StopRequest; rclpy's own handlers are off): rclpy's handlers
+    would shut the context down from the signal, under a timer callback that is still
+    publishing or a create_publisher still running, which then fails with "publisher's
+    context is invalid". Here the main thread leaves the spin loop between two callbacks
+    and tears down in order: node first, then the context.
+    """
+    stop = stop or StopRequest().install()
     # Before rclpy.init(): Fast DDS reads its profile when the participant is created.
     profile = use_interop_profile()
-    rclpy.init(args=args)
+    if stop.is_set():
+        return 0
+    rclpy.init(args=args, signal_handler_options=SignalHandlerOptions.NO)
     node = None
+    executor = SingleThreadedExecutor()
     try:
+        if stop.is_set():
+            return 0
         node = ArmPose()
+        executor.add_node(node)
         node.get_logger().info(f'Fast DDS profile: {profile}')
-        rclpy.spin(node)
-    except (KeyboardInterrupt, ExternalShutdownException):
-        pass
+        while not stop.is_set():
+            # A signal's flag is seen within one timeout even when nothing else happens.
+            executor.spin_once(timeout_sec=0.1)
     finally:
+        executor.shutdown()
         if node is not None:
             node.destroy_node()
         rclpy.try_shutdown()
+    return 0
 
 
 if __name__ == '__main__':

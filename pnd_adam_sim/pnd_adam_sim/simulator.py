@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Robot-side simulator of the PND Adam U on plain Cyclone DDS (no ROS 2 in this process).
 
 Publishes rt/lowstate and rt/handstate at a fixed rate and consumes rt/lowcmd and
@@ -8,23 +9,22 @@ Run:  ros2 run pnd_adam_sim adam_sim [--config FILE] [--domain N] [--rate HZ]
 
 import argparse
 import logging
-import signal
 import sys
-import threading
 import time
 from dataclasses import fields
 
 import yaml
 from cyclonedds.domain import DomainParticipant
 from cyclonedds.pub import DataWriter
-from cyclonedds.sub import DataReader
 from cyclonedds.topic import Topic
 
+from .intake import CommandIntake
+from .joints import NUM_JOINTS
 from .model import AdamModel, ModelConfig
-from .validation import CommandRejected
+from .stop_request import StopRequest
 from .vendor_idl import (TOPIC_HANDCMD, TOPIC_HANDSTATE, TOPIC_LOWCMD, TOPIC_LOWSTATE,
                          BatteryData_, HandCmd_, HandState_, IMUState_, LowCmd_, LowState_,
-                         MotorState_)
+                         MotorCmd_, MotorState_)
 
 LOG = logging.getLogger('adam_sim')
 
@@ -88,27 +88,10 @@ def handstate_from_model(model):
     return HandState_(position=[int(round(p)) for p in model.hand], reserve=0)
 
 
-class _RejectLog:
-    """Logs every new rejection reason, and a repeated one at most once a second."""
-
-    def __init__(self, what):
-        self.what = what
-        self.count = 0
-        self._last = (None, 0.0)
-
-    def __call__(self, reason):
-        self.count += 1
-        now = time.monotonic()
-        if reason != self._last[0] or now - self._last[1] >= 1.0:
-            LOG.warning('rejected %s (not applied): %s [%d rejected so far]',
-                        self.what, reason, self.count)
-            self._last = (reason, now)
-
-
 class AdamSimulator:
     """DDS endpoints + fixed-rate loop around an AdamModel."""
 
-    def __init__(self, domain_id, rate_hz, model=None, trace=False):
+    def __init__(self, domain_id, rate_hz, model=None, trace=False, stop=None):
         self.rate_hz = float(rate_hz)
         # (tick, wall-clock ns just after the write) of every lowstate, for latency
         # measurements by a receiver on the same host (benchmarks/pnd_lowstate.py).
@@ -117,27 +100,22 @@ class AdamSimulator:
         self.dp = DomainParticipant(int(domain_id))
         self.lowstate_writer = DataWriter(self.dp, Topic(self.dp, TOPIC_LOWSTATE, LowState_))
         self.handstate_writer = DataWriter(self.dp, Topic(self.dp, TOPIC_HANDSTATE, HandState_))
-        self.lowcmd_reader = DataReader(self.dp, Topic(self.dp, TOPIC_LOWCMD, LowCmd_))
-        self.handcmd_reader = DataReader(self.dp, Topic(self.dp, TOPIC_HANDCMD, HandCmd_))
-        self.reject_lowcmd = _RejectLog('lowcmd')
-        self.reject_handcmd = _RejectLog('handcmd')
+        # Samples are applied in arrival order, so the last valid one wins; a bad one is
+        # dropped whole (oversized ones before they are decoded) and the previous command
+        # stays in force.
+        self.lowcmd_intake = CommandIntake(
+            self.dp, TOPIC_LOWCMD, LowCmd_, LowCmd_(motor_cmd=[MotorCmd_()] * NUM_JOINTS),
+            self.model.apply_lowcmd, 'lowcmd')
+        self.handcmd_intake = CommandIntake(self.dp, TOPIC_HANDCMD, HandCmd_, HandCmd_(),
+                                            self.model.apply_handcmd, 'handcmd')
+        self.reject_lowcmd = self.lowcmd_intake.rejections
+        self.reject_handcmd = self.handcmd_intake.rejections
         self.overruns = 0
-        self.stop_event = threading.Event()
-
-    def _drain(self, reader, apply, reject):
-        # Samples are applied in arrival order, so the last valid one wins (with Cyclone's
-        # default reader history that is just the newest); a bad one is dropped whole and
-        # the previous command stays in force.
-        for sample in reader.take(N=64):
-            if not getattr(sample, 'sample_info', None) or sample.sample_info.valid_data:
-                try:
-                    apply(sample)
-                except CommandRejected as e:
-                    reject(str(e))
+        self.stop_event = (stop or StopRequest()).event
 
     def tick(self):
-        self._drain(self.lowcmd_reader, self.model.apply_lowcmd, self.reject_lowcmd)
-        self._drain(self.handcmd_reader, self.model.apply_handcmd, self.reject_handcmd)
+        self.lowcmd_intake.drain()
+        self.handcmd_intake.drain()
         self.model.step(1.0 / self.rate_hz)
         self.lowstate_writer.write(lowstate_from_model(self.model))
         if self.trace is not None:
@@ -173,8 +151,8 @@ class AdamSimulator:
 
     def close(self):
         # Deleting the participant tears down its readers and writers.
-        del self.lowstate_writer, self.handstate_writer, self.lowcmd_reader, self.handcmd_reader
-        del self.dp
+        del self.lowstate_writer, self.handstate_writer, self.lowcmd_intake, self.handcmd_intake
+        del self.reject_lowcmd, self.reject_handcmd, self.dp
 
 
 def _parse_args(argv):
@@ -192,7 +170,13 @@ def _parse_args(argv):
     return p.parse_args(argv)
 
 
-def main(argv=None):
+def main(argv=None, stop=None):
+    """Run the simulator until SIGINT/SIGTERM (or --duration); return the exit code.
+
+    stop: a StopRequest already installed by the entry point (executables.adam_sim) before
+    this module's imports; without one, main installs its own.
+    """
+    stop = stop or StopRequest().install()
     args = _parse_args(sys.argv[1:] if argv is None else argv)
     logging.basicConfig(level=args.log_level.upper(), stream=sys.stderr,
                         format='[%(name)s] %(levelname)s: %(message)s')
@@ -201,16 +185,20 @@ def main(argv=None):
     except (OSError, ValueError, yaml.YAMLError) as e:
         LOG.error('bad configuration: %s', e)
         return 2
-    sim = AdamSimulator(cfg['domain_id'], cfg['rate_hz'], AdamModel(ModelConfig(**cfg['model'])),
-                        trace=bool(args.trace_file))
-
-    def _stop(signum, frame):
-        sim.stop_event.set()
-    signal.signal(signal.SIGINT, _stop)
-    signal.signal(signal.SIGTERM, _stop)
-    LOG.info('running: domain %d, %g Hz, publishing %s %s, subscribed to %s %s',
-             cfg['domain_id'], cfg['rate_hz'], TOPIC_LOWSTATE, TOPIC_HANDSTATE,
-             TOPIC_LOWCMD, TOPIC_HANDCMD)
+    if stop.is_set():  # stopped during start-up: nothing was created yet
+        return 0
+    try:
+        model = AdamModel(ModelConfig(**cfg['model']), timestep=1.0 / cfg['rate_hz'])
+    except (OSError, ValueError) as e:
+        LOG.error('bad configuration: %s', e)
+        return 2
+    sim = AdamSimulator(cfg['domain_id'], cfg['rate_hz'], model, trace=bool(args.trace_file),
+                        stop=stop)
+    LOG.info('running: domain %d, %g Hz, publishing %s %s, subscribed to %s %s; physics %s '
+             '(base %s), command timeout %s', cfg['domain_id'], cfg['rate_hz'],
+             TOPIC_LOWSTATE, TOPIC_HANDSTATE, TOPIC_LOWCMD, TOPIC_HANDCMD,
+             model.cfg.physics_engine, model.cfg.base,
+             f'{model.cfg.command_timeout:g} s' if model.cfg.command_timeout > 0 else 'off')
     for h in logging.getLogger().handlers:
         h.flush()
     try:
