@@ -1,0 +1,396 @@
+# SPDX-License-Identifier: Apache-2.0
+"""
+AimRT-side MuJoCo simulator: the Adam U model behind AimRT's http channel.
+
+Like AimRT's Aimrt_Mujoco_Sim module it publishes JointState, ImuState and TouchState and
+subscribes to JointCommand, here over the http channel backend's wire protocol
+(POST /channel/{topic}/{type}, application/protobuf or application/json), so
+aimrt_bridge + a ROS 2 controller drive a simulated robot without any AimRT install.
+
+Run:  ros2 run aimrt_mujoco_sim aimrt_mujoco_sim [--config FILE] [--log-level INFO]
+"""
+
+import argparse
+from dataclasses import dataclass, field, fields
+import logging
+import math
+import queue
+import signal
+import sys
+import threading
+import time
+
+import numpy as np
+import yaml
+
+LOG = logging.getLogger('aimrt_mujoco_sim')
+
+
+@dataclass
+class SimConfig:
+    """Every setting with its default (config/aimrt_mujoco_sim.yaml documents them)."""
+
+    rate_hz: float = 500.0              # physics: one MuJoCo step of 1/rate_hz per tick
+    publish_rate_hz: float = 100.0      # state POSTs per second (each topic)
+    base: str = 'floating'              # 'floating': stand on 4 pads; 'fixed': welded
+    # JointCommand subscriber (AimRT http channel server). aimrt_bridge POSTs commands to
+    # its command_addresses, 127.0.0.1:50081 by default.
+    listen_host: str = '127.0.0.1'
+    listen_port: int = 50081
+    command_topic: str = 'joint_command'
+    # State publisher: every ip:port gets every state message (aimrt_bridge: 50080).
+    state_addresses: list = field(default_factory=lambda: ['127.0.0.1:50080'])
+    joint_state_topic: str = 'joint_state'
+    imu_topic: str = 'imu_state'
+    touch_topic: str = 'touch_state'
+    # AimRT >= 0.10 names: pb:aimrt.protocols.sensor.JointStateArray, ...TouchSensorStateArray
+    joint_state_type: str = 'pb:aimrt.protocols.sensor.JointState'
+    imu_type: str = 'pb:aimrt.protocols.sensor.ImuState'
+    touch_type: str = 'pb:aimrt.protocols.sensor.TouchState'
+    serialization: str = 'pb'           # 'pb' or 'json'
+    http_timeout_sec: float = 0.5       # connect/read timeout of each state POST
+    # No valid JointCommand for this long (s of simulated time; also before the first):
+    # every joint in safe damping (stiffness 0, damping damping_kd, effort 0).
+    command_timeout: float = 0.5
+    damping_kd: float = 1.0
+    frame_id: str = 'pelvis'
+
+
+def load_config(path=None):
+    """SimConfig from defaults and an optional YAML file; ValueError when invalid."""
+    data = {}
+    if path:
+        with open(path, encoding='utf-8') as f:
+            data = yaml.safe_load(f) or {}
+        if not isinstance(data, dict):
+            raise ValueError(f'{path}: expected a mapping')
+    known = {f.name for f in fields(SimConfig)}
+    unknown = set(data) - known
+    if unknown:
+        raise ValueError(f'unknown keys: {sorted(unknown)}')
+    cfg = SimConfig(**data)
+    if not cfg.rate_hz > 0 or not 0 < cfg.publish_rate_hz <= cfg.rate_hz:
+        raise ValueError('need rate_hz > 0 and 0 < publish_rate_hz <= rate_hz')
+    if cfg.serialization not in ('pb', 'json'):
+        raise ValueError("serialization must be 'pb' or 'json'")
+    if cfg.base not in ('fixed', 'floating'):
+        raise ValueError("base must be 'fixed' or 'floating'")
+    if not cfg.command_timeout > 0 or not cfg.damping_kd >= 0 or not cfg.http_timeout_sec > 0:
+        raise ValueError('need command_timeout > 0, damping_kd >= 0, http_timeout_sec > 0')
+    if not isinstance(cfg.state_addresses, list):
+        raise ValueError('state_addresses must be a list of ip:port')
+    return cfg
+
+
+class CommandError(ValueError):
+    """A JointCommand that must not reach the actuators (HTTP 422)."""
+
+
+class JointTargets:
+    """Per-joint PD targets set by JointCommand (by joint name), with the command timeout."""
+
+    def __init__(self, limits, command_timeout, damping_kd):
+        from pnd_adam_sim.joints import KD_MAX, KP_MAX
+        self.limits = {lim.name: (i, lim) for i, lim in enumerate(limits)}
+        self.kp_max, self.kd_max = KP_MAX, KD_MAX
+        n = len(limits)
+        self.q = np.zeros(n)
+        self.dq = np.zeros(n)
+        self.tau = np.zeros(n)
+        self.kp = np.zeros(n)
+        self.kd = np.zeros(n)
+        self.timeout = command_timeout
+        self.damping = np.full(n, float(damping_kd))
+        self.last_time = None
+        self.lock = threading.Lock()
+        self.accepted = 0
+
+    def check(self, msg):
+        """[(index, values)] of a JointCommand; CommandError unless every entry is valid."""
+        if not msg.joints:
+            raise CommandError('JointCommand has no joints')
+        out, seen = [], set()
+        for j in msg.joints:
+            if j.name not in self.limits:
+                raise CommandError(f'unknown joint {j.name!r}')
+            if j.name in seen:
+                raise CommandError(f'joint {j.name!r} twice')
+            seen.add(j.name)
+            i, lim = self.limits[j.name]
+            values = (j.position, j.velocity, j.effort, j.stiffness, j.damping)
+            if not all(math.isfinite(v) for v in values):
+                raise CommandError(f'{j.name}: non-finite value')
+            tol = 1e-9
+            if not lim.q_min - tol <= j.position <= lim.q_max + tol:
+                raise CommandError(f'{j.name}: position {j.position:g} outside '
+                                   f'[{lim.q_min:g}, {lim.q_max:g}]')
+            if abs(j.velocity) > lim.dq_max + tol or abs(j.effort) > lim.tau_max + tol:
+                raise CommandError(f'{j.name}: velocity or effort beyond '
+                                   f'{lim.dq_max:g} rad/s / {lim.tau_max:g} N*m')
+            if not (0 <= j.stiffness <= self.kp_max and 0 <= j.damping <= self.kd_max):
+                raise CommandError(f'{j.name}: stiffness/damping outside [0, {self.kp_max:g}]'
+                                   f' / [0, {self.kd_max:g}]')
+            out.append((i, values))
+        return out
+
+    def apply(self, entries, now):
+        with self.lock:
+            for i, (q, dq, tau, kp, kd) in entries:
+                self.q[i], self.dq[i], self.tau[i], self.kp[i], self.kd[i] = q, dq, tau, kp, kd
+            self.last_time = now
+            self.accepted += 1
+
+    def law(self, now):
+        """(kp, kd, q, dq, tau, timed_out) for the next physics step at sim time now."""
+        with self.lock:
+            if self.last_time is None or now - self.last_time > self.timeout + 1e-9:
+                zero = np.zeros_like(self.q)
+                return zero, self.damping, zero, zero, zero, True
+            return (self.kp.copy(), self.kd.copy(), self.q.copy(), self.dq.copy(),
+                    self.tau.copy(), False)
+
+
+class StatePoster:
+    """One thread POSTing the newest state batch to every address; older batches are dropped
+    when POSTs are slower than the publish rate (bounded queue, bounded timeouts)."""
+
+    def __init__(self, addresses, timeout):
+        from aimrt_bridge.http_channel import ChannelPublisher
+        self.targets = [ChannelPublisher(a, timeout) for a in addresses]
+        self.queue = queue.Queue(maxsize=1)
+        self.sent = self.failed = self.dropped = 0
+        self._warned = set()
+        self._thread = threading.Thread(target=self._run, name='state_poster', daemon=True)
+        self._stop = threading.Event()
+
+    def start(self):
+        self._thread.start()
+
+    def offer(self, batch):
+        try:
+            self.queue.put_nowait(batch)
+        except queue.Full:
+            self.dropped += 1
+            try:
+                self.queue.get_nowait()
+            except queue.Empty:
+                pass
+            self.queue.put_nowait(batch)
+
+    def _run(self):
+        import http.client
+        while not self._stop.is_set():
+            try:
+                batch = self.queue.get(timeout=0.1)
+            except queue.Empty:
+                continue
+            for target in self.targets:
+                for topic, msg_type, body, ctype in batch:
+                    try:
+                        status = target.post(topic, msg_type, body, ctype)
+                        ok = status == 200
+                        reason = f'HTTP {status}'
+                    except (OSError, http.client.HTTPException) as e:
+                        ok, reason = False, str(e)
+                    if ok:
+                        self.sent += 1
+                        continue
+                    self.failed += 1
+                    key = (target.address, topic)
+                    if key not in self._warned:  # once per address and topic
+                        self._warned.add(key)
+                        LOG.warning('POST %s to %s failed: %s (further failures counted)',
+                                    topic, target.address, reason)
+
+    def stop(self):
+        self._stop.set()
+        self._thread.join(timeout=5.0)
+        for target in self.targets:
+            target.close()
+
+
+class AimrtMujocoSim:
+    """Physics loop + http channel endpoints."""
+
+    def __init__(self, cfg, stop_event):
+        from aimrt_bridge.http_channel import ChannelServer
+        from aimrt_protocols_py import codec
+        from aimrt_protocols_py.messages import (ImuState, JointCommand, JointState,
+                                                 TouchState, message_class)
+        from pnd_adam_sim.joints import JOINT_LIMITS
+        from pnd_adam_sim.mujoco_model import FOOT_GEOMS, MujocoPhysics
+
+        self.cfg = cfg
+        self.stop_event = stop_event
+        self.codec = codec
+        self.classes = (JointState, ImuState, TouchState)
+        for name, cls in ((cfg.joint_state_type, JointState), (cfg.imu_type, ImuState),
+                          (cfg.touch_type, TouchState)):
+            if message_class(name) is not cls:
+                raise ValueError(f'{name} is not a {cls.DESCRIPTOR.name} type')
+        self.command_cls = JointCommand
+        self.message_class = message_class
+        self.period = 1.0 / cfg.rate_hz
+        self.physics = MujocoPhysics(self.period, cfg.base)
+        self.names = self.physics.joint_names
+        self.feet = FOOT_GEOMS
+        self.targets = JointTargets(JOINT_LIMITS, cfg.command_timeout, cfg.damping_kd)
+        self.publish_every = max(1, round(cfg.rate_hz / cfg.publish_rate_hz))
+        self.sim_time = 0.0
+        self.ticks = 0
+        self.overruns = 0
+        self.rejected = 0
+        self.timed_out = True
+        self.poster = StatePoster(cfg.state_addresses, cfg.http_timeout_sec)
+        self.server = ChannelServer(cfg.listen_host, cfg.listen_port, self.on_post)
+
+    # ------------------------------------------------------------ commands in
+    def on_post(self, topic, msg_type, content_type, body):
+        """Handle one POSTed channel message; return (HTTP status, reason)."""
+        from aimrt_protocols_py.errors import AimrtProtocolError
+        if topic != self.cfg.command_topic:
+            return 404, f'no subscriber for topic {topic!r}'
+        try:
+            if self.message_class(msg_type) is not self.command_cls:
+                return 400, f'topic {topic!r} carries JointCommand, not {msg_type}'
+            msg = self.codec.decode_body(self.command_cls, body, content_type,
+                                         ignore_unknown_json_fields=True)
+            entries = self.targets.check(msg)
+        except CommandError as e:
+            return self._reject(422, e)
+        except AimrtProtocolError as e:
+            return self._reject(415 if 'content type' in str(e) else 400, e)
+        self.targets.apply(entries, self.sim_time)
+        return 200, 'OK'
+
+    def _reject(self, status, error):
+        self.rejected += 1
+        LOG.warning('rejected JointCommand (not applied): %s [%d rejected so far]', error,
+                    self.rejected)
+        return status, str(error)
+
+    # ------------------------------------------------------------ state out
+    def state_batch(self, stamp_ns):
+        JointState, ImuState, TouchState = self.classes
+        q, dq, tau = self.physics.q, self.physics.dq, self.physics.tau
+        js = JointState()
+        js.header.time_stamp = stamp_ns
+        js.header.frame_id = self.cfg.frame_id
+        for i, name in enumerate(self.names):
+            js.joints.add(name=name, position=float(q[i]), velocity=float(dq[i]),
+                          effort=float(tau[i]))
+        quat, gyro, acc, _ = self.physics.imu()
+        imu = ImuState()
+        imu.header.time_stamp = stamp_ns
+        imu.header.frame_id = self.cfg.frame_id
+        imu.orientation.w, imu.orientation.x, imu.orientation.y, imu.orientation.z = quat
+        imu.angular_velocity.x, imu.angular_velocity.y, imu.angular_velocity.z = gyro
+        imu.linear_acceleration.x, imu.linear_acceleration.y, \
+            imu.linear_acceleration.z = acc
+        touch = TouchState()
+        touch.header.time_stamp = stamp_ns
+        touch.header.frame_id = self.cfg.frame_id
+        for name, force in zip(self.feet, self.physics.foot_forces()):
+            touch.names.append(name)
+            touch.states.add(pressure=[int(round(force))])  # N, one cell per pad
+        batch = []
+        for topic, msg_type, msg in ((self.cfg.joint_state_topic, self.cfg.joint_state_type, js),
+                                     (self.cfg.imu_topic, self.cfg.imu_type, imu),
+                                     (self.cfg.touch_topic, self.cfg.touch_type, touch)):
+            body, ctype = self.codec.encode_body(msg, self.cfg.serialization)
+            batch.append((topic, msg_type, body, ctype))
+        return batch
+
+    # ------------------------------------------------------------ loop
+    def tick(self):
+        kp, kd, q, dq, tau, timed_out = self.targets.law(self.sim_time)
+        if timed_out != self.timed_out:
+            self.timed_out = timed_out
+            if timed_out:
+                LOG.warning('no valid JointCommand for %g s: safe damping (stiffness 0, '
+                            'damping %g)', self.cfg.command_timeout, self.cfg.damping_kd)
+            else:
+                LOG.info('JointCommand in force')
+        # Always the nominal period: a late tick never integrates the wall-clock gap.
+        self.physics.step(kp, kd, q, dq, tau)
+        self.sim_time += self.period
+        self.ticks += 1
+        if self.ticks % self.publish_every == 0:
+            self.poster.offer(self.state_batch(time.time_ns()))
+
+    def run(self, duration=None):
+        ticks_left = None if duration is None else max(1, round(duration / self.period))
+        deadline = time.monotonic()
+        while not self.stop_event.is_set():
+            self.tick()
+            if ticks_left is not None:
+                ticks_left -= 1
+                if ticks_left == 0:
+                    break
+            deadline += self.period
+            now = time.monotonic()
+            if deadline > now:
+                self.stop_event.wait(deadline - now)
+            elif now - deadline > self.period:
+                self.overruns += 1  # more than a tick late: restart the schedule
+                deadline = now
+
+    def start(self):
+        self.server.start()
+        self.poster.start()
+
+    def close(self):
+        self.server.stop()
+        self.poster.stop()
+
+
+def _parse_args(argv):
+    if '--ros-args' in argv:  # launch_ros appends ROS arguments; they mean nothing here
+        argv = argv[:argv.index('--ros-args')]
+    p = argparse.ArgumentParser(prog='aimrt_mujoco_sim', description=__doc__.split('\n')[1])
+    p.add_argument('--config', help='YAML file (share/aimrt_mujoco_sim/config/'
+                   'aimrt_mujoco_sim.yaml documents every key)')
+    p.add_argument('--duration', type=float, help='stop after this many simulated seconds')
+    p.add_argument('--log-level', default='INFO')
+    return p.parse_args(argv)
+
+
+def main(argv=None, stop=None):
+    """Run until SIGINT/SIGTERM (or --duration); return the exit code."""
+    if stop is None:
+        stop = threading.Event()
+
+        def _stop(signum, frame):
+            stop.set()
+        signal.signal(signal.SIGINT, _stop)
+        signal.signal(signal.SIGTERM, _stop)
+    args = _parse_args(sys.argv[1:] if argv is None else argv)
+    logging.basicConfig(level=args.log_level.upper(), stream=sys.stderr,
+                        format='[%(name)s] %(levelname)s: %(message)s')
+    try:
+        cfg = load_config(args.config)
+        if stop.is_set():
+            return 0
+        sim = AimrtMujocoSim(cfg, stop)
+    except (OSError, ValueError, TypeError, yaml.YAMLError) as e:
+        LOG.error('cannot start: %s', e)
+        return 2
+    try:
+        sim.start()
+        LOG.info('running: Adam U (%s base), %g Hz physics, states every %d ticks to %s, '
+                 'JointCommand on %s:%d topic %r', cfg.base, cfg.rate_hz, sim.publish_every,
+                 cfg.state_addresses, cfg.listen_host, sim.server.port, cfg.command_topic)
+        for h in logging.getLogger().handlers:
+            h.flush()
+        sim.run(args.duration)
+    finally:
+        sim.close()
+        LOG.info('stopped after %d ticks: %d commands applied, %d rejected, %d state POSTs '
+                 'sent, %d failed, %d batches dropped, %d overruns', sim.ticks,
+                 sim.targets.accepted, sim.rejected, sim.poster.sent, sim.poster.failed,
+                 sim.poster.dropped, sim.overruns)
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

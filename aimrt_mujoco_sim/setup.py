@@ -1,0 +1,29 @@
+# SPDX-License-Identifier: Apache-2.0
+from glob import glob
+
+from setuptools import setup
+
+package_name = 'aimrt_mujoco_sim'
+
+setup(
+    name=package_name,
+    version='0.1.0',
+    packages=[package_name],
+    data_files=[
+        ('share/ament_index/resource_index/packages', ['resource/' + package_name]),
+        ('share/' + package_name, ['package.xml', 'README.md']),
+        ('share/' + package_name + '/config', glob('config/*.yaml')),
+    ],
+    install_requires=['setuptools'],
+    zip_safe=True,
+    maintainer='Workspace maintainers',
+    maintainer_email='dev@workspace.local',
+    description="AimRT-side MuJoCo simulator peer speaking AimRT's http channel",
+    license='Apache-2.0',
+    tests_require=['pytest'],
+    entry_points={
+        'console_scripts': [
+            'aimrt_mujoco_sim = aimrt_mujoco_sim.entry:main',
+        ],
+    },
+)
