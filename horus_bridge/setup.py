@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Setup of the horus_bridge package."""
 from glob import glob
 
 from setuptools import find_packages, setup
@@ -21,9 +23,8 @@ setup(
     description='HORUS shared-memory <-> ROS 2 bridge node',
     license='Apache-2.0',
     tests_require=['pytest'],
-    entry_points={
-        'console_scripts': [
-            'horus_bridge = horus_bridge.bridge_node:main',
-        ],
-    },
+    # A plain launcher script instead of console_scripts: the generated console_scripts
+    # wrapper scans the installed metadata before any of our code could install the
+    # SIGINT/SIGTERM handlers; bin/horus_bridge installs them first (horus_bridge/stop.py).
+    scripts=glob('bin/*'),
 )

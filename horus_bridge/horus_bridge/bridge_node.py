@@ -1,20 +1,32 @@
-# Copyright 2025 The horus_msg_py authors
 # SPDX-License-Identifier: Apache-2.0
+# Copyright 2025 The horus_msg_py authors
 """ROS 2 node: HORUS shared-memory topics -> ROS 2 topics, and ROS 2 -> HORUS.
 
 HORUS topics are polled by a timer (HORUS has no cross-process wake-up a
 Python process can wait on); each tick drains every mapped ring.
+
+The topic files are shared with other processes. Before each batch of reads a
+topic's file is validated (size, header identity); the ring is read with pread
+(horus_msg_py.shm), so a truncated file is an error, never SIGBUS. A truncated,
+corrupted or rewound topic is reported once per occurrence; the reader
+resynchronises (rewind) or is reopened (truncation) while the other topics keep
+flowing.
 """
 
-import rclpy
-from rclpy.executors import ExternalShutdownException
-from rclpy.node import Node
+import sys
 
-from horus_msg_py import HorusMsgError, PowerSupplyStatus, shm
+import rclpy
+from rclpy.executors import SingleThreadedExecutor
+from rclpy.node import Node
+from rclpy.signals import SignalHandlerOptions
+
+from horus_msg_py import HorusMsgError, PowerSupplyStatus, shm, ShmRewoundError
 from horus_msg_py.ros_conversions import CONVERTERS
 
+from . import stop
 from .mapping import parse_horus_to_ros, parse_ros_to_horus
 from .qos import bridge_qos
+from .text import bounded, RateLimiter
 
 #: Every parameter with its default, declared in one place.
 PARAMETERS = {
@@ -44,9 +56,11 @@ class _Inbound:
         self.reader = None
         self.forwarded = 0
         self.rejected = 0
+        self.incident = None     # reason of the trouble already reported, until data flows
 
 
 class HorusBridge(Node):
+    """Polls the mapped HORUS rings into ROS 2 and writes ROS 2 messages into HORUS."""
 
     def __init__(self):
         super().__init__('horus_bridge')
@@ -64,6 +78,7 @@ class HorusBridge(Node):
             'BatteryState': {'not_charging_as': self._not_charging(p['battery_not_charging_as'])},
         }
         qos = bridge_qos(int(p['qos_depth']), p['qos_reliability'])
+        self._limiter = RateLimiter(period_s=1.0)
 
         self._inbound = []
         for route in parse_horus_to_ros(p['horus_to_ros'], p['default_frame_id']):
@@ -72,13 +87,17 @@ class HorusBridge(Node):
             self.get_logger().info('HORUS %s %r -> ROS %s' % (
                 route.type_name, route.horus_topic, route.ros_topic))
 
+        # rclpy's Node keeps its own subscription list in self._subscriptions: ours has
+        # another name so that destroy_node() still finds and destroys them.
         self._writers = {}
-        self._subscriptions = []
+        self._writer_routes = {}
+        self._ros_subscriptions = []
         for route in parse_ros_to_horus(p['ros_to_horus']):
             conv = CONVERTERS[route.type_name]
+            self._writer_routes[route.horus_topic] = route
             self._writers[route.horus_topic] = shm.ShmTopicWriter(
                 conv.horus_type, route.horus_topic, self._ns, capacity=self._capacity)
-            self._subscriptions.append(self.create_subscription(
+            self._ros_subscriptions.append(self.create_subscription(
                 conv.ros_type, route.ros_topic,
                 lambda msg, r=route: self._on_ros(r, msg), qos))
             self.get_logger().info('ROS %s %s -> HORUS %r' % (
@@ -98,6 +117,13 @@ class HorusBridge(Node):
             raise ValueError("battery_not_charging_as must be 'error' or one of %s"
                              % [s.name.lower() for s in PowerSupplyStatus]) from None
 
+    def _warn(self, key, text):
+        """Log a warning at most once a second per key (topic, reason); text is capped."""
+        allowed, suppressed = self._limiter.allow(key)
+        if allowed:
+            more = ' (%d similar suppressed)' % suppressed if suppressed else ''
+            self.get_logger().warning(bounded(text, 400) + more)
+
     # -- HORUS -> ROS ----------------------------------------------------------
     def _reopen(self):
         for inbound in self._inbound:
@@ -106,66 +132,144 @@ class HorusBridge(Node):
             if inbound.reader is not None:
                 self.get_logger().info('HORUS topic %r was re-created; reopening'
                                        % inbound.route.horus_topic)
-                inbound.reader.close()
-                inbound.reader = None
+                self._drop_reader(inbound)
             try:
                 inbound.reader = shm.ShmTopicReader(
                     inbound.conv.horus_type, inbound.route.horus_topic, self._ns,
                     start=self._start)
             except shm.ShmError as exc:
-                self.get_logger().debug(str(exc))
+                self.get_logger().debug(bounded(exc))
+            except OSError as exc:
+                self._incident(inbound, 'open', 'cannot open: %s' % exc)
+        for topic, writer in list(self._writers.items()):
+            if writer is None or writer.replaced():
+                self._open_writer(topic)
+
+    def _drop_reader(self, inbound):
+        try:
+            inbound.reader.close()
+        except (OSError, ValueError):
+            pass
+        inbound.reader = None
+
+    def _incident(self, inbound, reason, text):
+        """Warn once per occurrence (until data flows again) of trouble on a topic."""
+        if inbound.incident != reason:
+            inbound.incident = reason
+            self._warn((inbound.route.horus_topic, reason),
+                       'HORUS %r: %s' % (inbound.route.horus_topic, text))
 
     def _poll(self):
         for inbound in self._inbound:
-            reader = inbound.reader
-            if reader is None:
-                continue
+            if inbound.reader is not None:
+                self._poll_one(inbound)
+
+    def _poll_one(self, inbound):
+        reader = inbound.reader
+        try:
+            reader.check()      # size and header identity, before every batch of reads
             for _ in range(self._max_per_poll):
-                data = reader.recv_bytes()
+                try:
+                    data = reader.recv_bytes()
+                except ShmRewoundError as exc:
+                    self._incident(inbound, 'rewind', str(exc))
+                    continue
                 if data is None:
                     break
-                try:
-                    msg = inbound.conv.to_ros(inbound.conv.horus_type.from_bytes(data),
-                                              frame_id=inbound.route.frame_id)
-                except HorusMsgError as exc:
-                    inbound.rejected += 1
-                    self.get_logger().warning(
-                        'HORUS %r: message not forwarded: %s' % (inbound.route.horus_topic, exc),
-                        throttle_duration_sec=1.0)
-                    continue
-                inbound.publisher.publish(msg)
-                inbound.forwarded += 1
+                self._forward(inbound, data)
+        except (shm.ShmError, OSError) as exc:
+            # Truncated, corrupted or vanished: drop the reader; _reopen() maps the
+            # topic again once its file is whole (or re-created).
+            self._incident(inbound, 'broken', '%s; reopening when it is valid again' % exc)
+            self._drop_reader(inbound)
+
+    def _forward(self, inbound, data):
+        try:
+            msg = inbound.conv.to_ros(inbound.conv.horus_type.from_bytes(data),
+                                      frame_id=inbound.route.frame_id)
+        except HorusMsgError as exc:
+            inbound.rejected += 1
+            self._warn((inbound.route.horus_topic, 'rejected'),
+                       'HORUS %r: message not forwarded: %s'
+                       % (inbound.route.horus_topic, bounded(exc)))
+            return
+        inbound.publisher.publish(msg)
+        inbound.forwarded += 1
+        inbound.incident = None
 
     # -- ROS -> HORUS ----------------------------------------------------------
+    def _open_writer(self, topic):
+        route = self._writer_routes[topic]
+        old = self._writers.get(topic)
+        if old is not None:
+            try:
+                old.close(unlink=False)
+            except (OSError, ValueError):
+                pass
+            self._writers[topic] = None
+        try:
+            self._writers[topic] = shm.ShmTopicWriter(
+                CONVERTERS[route.type_name].horus_type, topic, self._ns,
+                capacity=self._capacity)
+        except (shm.ShmError, OSError) as exc:
+            self._warn((topic, 'writer'), 'HORUS %r: cannot write: %s' % (topic, bounded(exc)))
+
     def _on_ros(self, route, msg):
         conv = CONVERTERS[route.type_name]
         try:
             horus_msg = conv.from_ros(msg, **self._from_ros_options.get(route.type_name, {}))
         except HorusMsgError as exc:
-            self.get_logger().warning('ROS %s: message not forwarded: %s' % (route.ros_topic, exc),
-                                      throttle_duration_sec=1.0)
+            self._warn((route.ros_topic, 'rejected'), 'ROS %s: message not forwarded: %s'
+                       % (route.ros_topic, bounded(exc)))
             return
-        self._writers[route.horus_topic].send(horus_msg)
+        writer = self._writers.get(route.horus_topic)
+        if writer is None:
+            self._warn((route.horus_topic, 'writer'), 'HORUS %r: no valid topic file; message '
+                       'not forwarded' % route.horus_topic)
+            return
+        try:
+            writer.send(horus_msg)
+        except (shm.ShmError, OSError) as exc:
+            self._warn((route.horus_topic, 'writer'), 'HORUS %r: message not forwarded: %s; '
+                       'reopening' % (route.horus_topic, bounded(exc)))
+            self._open_writer(route.horus_topic)
 
     def close(self):
+        """Leave every HORUS topic (the last participant removes a topic's files)."""
         for inbound in self._inbound:
             if inbound.reader is not None:
-                inbound.reader.close()
-                inbound.reader = None
+                self._drop_reader(inbound)
         for writer in self._writers.values():
-            writer.close()
+            if writer is not None:
+                try:
+                    writer.close()
+                except (OSError, ValueError):
+                    pass
         self._writers.clear()
 
 
 def main(args=None):
-    rclpy.init(args=args)
+    """Run the bridge until SIGINT/SIGTERM (see stop.py); 0 on a stop, 1 on a bad config."""
+    stop.install()
+    if stop.requested():
+        return 0
+    rclpy.init(args=args, signal_handler_options=SignalHandlerOptions.NO)
     node = None
+    executor = None
     try:
-        node = HorusBridge()
-        rclpy.spin(node)
-    except (KeyboardInterrupt, ExternalShutdownException):
-        pass
+        try:
+            node = HorusBridge()
+        except (ValueError, OSError) as exc:    # MappingError, ShmError, bad parameters
+            print('horus_bridge: %s' % bounded(exc), file=sys.stderr)
+            return 1
+        executor = SingleThreadedExecutor()
+        executor.add_node(node)
+        while not stop.requested():
+            executor.spin_once(timeout_sec=0.1)
+        return 0
     finally:
+        if executor is not None:
+            executor.shutdown()
         if node is not None:
             node.close()
             node.destroy_node()
@@ -173,4 +277,4 @@ def main(args=None):
 
 
 if __name__ == '__main__':
-    main()
+    stop.launch('bridge_node')

@@ -7,7 +7,8 @@ conversions live in ``horus_msg_py.ros_conversions``.
 """
 
 from .errors import (ConversionError, HorusMsgError, LayoutError,  # noqa: F401
-                     NameTooLongError, ShmError)
+                     NameTooLongError, ShmError, ShmRewoundError,
+                     ShmTruncatedError)
 from .layouts import (COVARIANCE_NO_DATA, CovarianceType, DTYPES, LAYOUTS,  # noqa: F401
                       NavSatStatus, PowerSupplyStatus, RangeSensorType, SENSOR_TYPES)
 from .messages import (active_joints, BatteryState, FluidPressure, HorusMessage,  # noqa: F401

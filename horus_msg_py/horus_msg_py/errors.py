@@ -21,3 +21,11 @@ class ConversionError(HorusMsgError):
 
 class ShmError(HorusMsgError):
     """A HORUS shared-memory topic is missing, foreign or incompatible."""
+
+
+class ShmTruncatedError(ShmError):
+    """A mapped topic file shrank below its ring's size (truncated or being re-created)."""
+
+
+class ShmRewoundError(ShmError):
+    """A topic's head index moved backwards; the reader has resynchronised to the new head."""

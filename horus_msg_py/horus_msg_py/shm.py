@@ -15,8 +15,16 @@ Facts relied on (pinned by test/test_shm_peer_facts.py against the real wheel):
   ``sequence_or_head`` counts published messages.
 
 One producer per topic (HORUS's single-producer ring); this module's writer
-publishes data, then the ready word, then the head, which x86-64's store order
-makes visible to readers in that order.
+publishes data, then the ready word, then the head, in that order.
+
+The file is shared with other processes that may truncate, corrupt or re-create it.
+The ring and the head are therefore read and written with ``pread``/``pwrite``, never
+through the mapping: touching a mapped page past a truncated file's end is SIGBUS,
+while a ``pread`` there just comes back short (:class:`ShmTruncatedError`). A head that
+moves backwards is reported once per occurrence (:class:`ShmRewoundError`) after the
+reader has resynchronised; a slot whose ready word stays wrong while later messages are
+published is skipped after ``STALL_LIMIT_S``. Only the participant table in the header
+(page 0) is accessed through the mapping, after checking that the file still holds it.
 """
 
 import json
@@ -29,7 +37,7 @@ import time
 
 import numpy as np
 
-from .errors import ShmError
+from .errors import ShmError, ShmRewoundError, ShmTruncatedError
 from .messages import HorusMessage, MESSAGE_TYPES
 
 HEADER_SIZE = 640
@@ -46,6 +54,8 @@ ROLE_PRODUCER = 1
 ROLE_CONSUMER = 2
 #: BackendMode value HORUS 0.4.1 stores for a cross-process single-producer topic.
 BACKEND_SPSC_SHM = 9
+#: How long a published slot may keep a wrong ready word before the reader skips it.
+STALL_LIMIT_S = 0.1
 
 PARTICIPANT_DTYPE = np.dtype({
     'names': ['pid', 'thread_id_hash', 'role', 'active', 'lease_expires_ms'],
@@ -147,17 +157,21 @@ class _Topic:
 
     # -- mapping ----------------------------------------------------------
     def _map(self, fd):
-        size = os.fstat(fd).st_size
-        if size < HEADER_SIZE:
-            raise ShmError('%s is %d bytes, smaller than a HORUS header' % (self.path, size))
-        self._mm = mmap.mmap(fd, size, mmap.MAP_SHARED, mmap.PROT_READ | mmap.PROT_WRITE)
         self._fd = fd
-        self._inode = os.fstat(fd).st_ino
+        st = os.fstat(fd)
+        size = st.st_size
+        raw = os.pread(fd, HEADER_SIZE, 0)
+        if size < HEADER_SIZE or len(raw) < HEADER_SIZE:
+            raise ShmTruncatedError('%s is %d bytes, smaller than a HORUS header'
+                                    % (self.path, size))
+        # Validate a private copy: another process may change the file meanwhile.
+        self._validate(size, np.frombuffer(raw, dtype=HEADER_DTYPE, count=1)[0])
+        self._mm = mmap.mmap(fd, HEADER_SIZE, mmap.MAP_SHARED,
+                             mmap.PROT_READ | mmap.PROT_WRITE)
+        self._inode = st.st_ino
         self.header = np.frombuffer(self._mm, dtype=HEADER_DTYPE, count=1)
-        self._validate(size)
 
-    def _validate(self, size):
-        h = self.header[0]
+    def _validate(self, size, h):
         if int(h['magic']) != MAGIC:
             raise ShmError('%s: bad magic %#x (not a HORUS topic)' % (self.path, h['magic']))
         if int(h['version']) != VERSION:
@@ -181,15 +195,47 @@ class _Topic:
         small, slot_size, self._ready_at, self._data_at, need = ring_geometry(
             self.msg_type.SIZE, cap)
         if int(h['slot_size']) != slot_size or size < need:
-            raise ShmError('%s: slot size %d / file %d bytes do not match a %s ring of %d'
+            raise (ShmTruncatedError if int(h['slot_size']) == slot_size else ShmError)('%s: slot size %d / file %d bytes do not match a %s ring of %d'
                            % (self.path, h['slot_size'], size,
                               'small' if small else 'large', cap))
         self.capacity = cap
         self.mask = cap - 1
         self.is_small_ring = small
+        self.file_size = need
+
+    def _pread(self, length, offset):
+        data = os.pread(self._fd, length, offset)
+        if len(data) != length:
+            raise ShmTruncatedError('%s was truncated to %d bytes (the ring needs %d)'
+                                    % (self.path, os.fstat(self._fd).st_size, self.file_size))
+        return data
 
     def head(self):
-        return _U64.unpack_from(self._mm, _HEAD_OFFSET)[0]
+        return _U64.unpack(self._pread(READY_WORD, _HEAD_OFFSET))[0]
+
+    def check(self):
+        """Raise ShmError unless the file still holds a complete ring with our header.
+
+        Checks the size (truncation) and the header's identity fields (magic, version,
+        type, geometry) that a corrupting or re-creating process could have changed.
+        """
+        if self._fd is None:
+            raise ShmError('%s is closed' % self.path)
+        size = os.fstat(self._fd).st_size
+        if size < self.file_size:
+            raise ShmTruncatedError('%s was truncated to %d bytes (the ring needs %d)'
+                                    % (self.path, size, self.file_size))
+        raw = self._pread(HEADER_SIZE, 0)
+        h = np.frombuffer(raw, dtype=HEADER_DTYPE, count=1)[0]
+        if int(h['capacity']) != self.capacity:
+            raise ShmError('%s: capacity changed from %d to %d'
+                           % (self.path, self.capacity, int(h['capacity'])))
+        self._validate(size, h)
+
+    def _header_mapped(self):
+        """True when the mapped header page is still backed by the file (no SIGBUS)."""
+        return (self._mm is not None and self._fd is not None and
+                os.fstat(self._fd).st_size >= HEADER_SIZE)
 
     def replaced(self):
         """True when the path now names another file (HORUS unlinks and re-creates)."""
@@ -220,14 +266,15 @@ class _Topic:
                        % (self.path, MAX_PARTICIPANTS))
 
     def refresh_lease(self):
-        if self._slot is None or self._mm is None:
+        if self._slot is None or not self._header_mapped():
             return
         p = self.header[0]['participants'][self._slot]
         p['lease_expires_ms'] = _monotonic_ms() + int(self.header[0]['lease_timeout_ms'] or
                                                       DEFAULT_LEASE_MS)
 
     def _deregister(self, role):
-        if self._slot is None:
+        if self._slot is None or not self._header_mapped():
+            self._slot = None
             return
         h = self.header[0]
         p = h['participants'][self._slot]
@@ -244,6 +291,8 @@ class _Topic:
         self._slot = None
 
     def _active_participants(self):
+        if not self._header_mapped():
+            return 0
         return int(np.count_nonzero(self.header[0]['participants']['active']))
 
     def _unmap(self):
@@ -277,6 +326,10 @@ class ShmTopicReader(_Topic):
         self._slot = None
         self.next_seq = None
         self.lost = 0
+        self.corrupt = 0
+        self.rewinds = 0
+        self._stall_seq = None
+        self._stall_since = 0.0
         try:
             fd = os.open(self.path, os.O_RDWR)
         except FileNotFoundError:
@@ -286,39 +339,69 @@ class ShmTopicReader(_Topic):
             self._map(fd)
             if register:
                 self._slot = self._register(ROLE_CONSUMER)
+            head = self.head()
         except BaseException:
             self._unmap()
             raise
-        head = self.head()
         self.next_seq = max(0, head - self.capacity) if start == 'oldest' else head
 
     def available(self):
         return max(0, self.head() - self.next_seq)
 
+    def _read_slot(self, slot):
+        """(ready word, payload bytes) of a slot, read with pread (never SIGBUS)."""
+        size = self.msg_type.SIZE
+        if self.is_small_ring:      # ready word and payload are adjacent
+            raw = self._pread(READY_WORD + size, self._ready_at(slot))
+            return _U64.unpack_from(raw)[0], raw[READY_WORD:]
+        return (_U64.unpack(self._pread(READY_WORD, self._ready_at(slot)))[0],
+                self._pread(size, self._data_at(slot)))
+
     def recv_bytes(self):
-        """Bytes of the next message, or None. Overrun messages are counted in ``lost``."""
-        mm = self._mm
+        """Bytes of the next message, or None.
+
+        Overrun messages are counted in ``lost``; slots with a ready word that stays
+        wrong are skipped and counted in ``corrupt`` (and ``lost``). Raises
+        :class:`ShmTruncatedError` when the file shrank and :class:`ShmRewoundError`
+        when the head moved backwards (the reader then continues from the new head).
+        """
         while True:
             head = self.head()
             seq = self.next_seq
-            if seq >= head:
+            if head < seq:
+                self.next_seq = head
+                self.rewinds += 1
+                self._stall_seq = None
+                raise ShmRewoundError('%s: head index moved back from %d to %d; '
+                                      'resynchronised' % (self.path, seq, head))
+            if seq == head:
                 return None
             if head - seq > self.capacity:
                 self.lost += head - self.capacity - seq
                 self.next_seq = seq = head - self.capacity
             slot = seq & self.mask
-            ready = _U64.unpack_from(mm, self._ready_at(slot))[0]
+            ready, data = self._read_slot(slot)
             if ready != seq + 1:
                 if ready > seq + 1:      # overwritten before we got here
                     self.lost += 1
                     self.next_seq = seq + 1
                     continue
-                return None              # published count ahead of the slot: not ready yet
-            start = self._data_at(slot)
-            data = mm[start:start + self.msg_type.SIZE]
+                # Published count ahead of the slot: not ready yet, or a corrupt ready
+                # word. Wait for the producer a bounded time, then skip the slot.
+                now = time.monotonic()
+                if self._stall_seq != seq:
+                    self._stall_seq, self._stall_since = seq, now
+                    return None
+                if now - self._stall_since < STALL_LIMIT_S:
+                    return None
+                self._stall_seq = None
+                self.corrupt += 1
+                self.lost += 1
+                self.next_seq = seq + 1
+                continue
             # The writer of seq + capacity starts once head reaches it: re-check.
             if (self.head() >= seq + self.capacity or
-                    _U64.unpack_from(mm, self._ready_at(slot))[0] != seq + 1):
+                    _U64.unpack(self._pread(READY_WORD, self._ready_at(slot)))[0] != seq + 1):
                 self.lost += 1
                 self.next_seq = seq + 1
                 continue
@@ -331,8 +414,12 @@ class ShmTopicReader(_Topic):
         return None if data is None else self.msg_type.from_bytes(data)
 
     def read_view(self, seq):
-        """Zero-copy view of the slot of ``seq`` (valid until overwritten)."""
-        return self.msg_type.from_bytes(self._mm, self._data_at(seq & self.mask))
+        """The message in the slot of ``seq`` (a private copy; valid until overwritten).
+
+        The ring is not mapped (see the module docstring), so this is a copy too.
+        """
+        return self.msg_type.from_bytes(self._pread(self.msg_type.SIZE,
+                                                    self._data_at(seq & self.mask)))
 
     def close(self):
         if self._mm is not None:
@@ -442,13 +529,15 @@ class ShmTopicWriter(_Topic):
             if len(data) != self.msg_type.SIZE:
                 raise ShmError('%s needs %d bytes, got %d' % (
                     self.msg_type.TYPE_NAME, self.msg_type.SIZE, len(data)))
-        mm = self._mm
+        size = os.fstat(self._fd).st_size
+        if size < self.file_size:
+            raise ShmTruncatedError('%s was truncated to %d bytes (the ring needs %d)'
+                                    % (self.path, size, self.file_size))
         seq = self.head()
         slot = seq & self.mask
-        start = self._data_at(slot)
-        mm[start:start + len(data)] = data
-        _U64.pack_into(mm, self._ready_at(slot), seq + 1)
-        _U64.pack_into(mm, _HEAD_OFFSET, seq + 1)
+        os.pwrite(self._fd, data, self._data_at(slot))
+        os.pwrite(self._fd, _U64.pack(seq + 1), self._ready_at(slot))
+        os.pwrite(self._fd, _U64.pack(seq + 1), _HEAD_OFFSET)
         now = time.monotonic()
         if now - self._last_lease > 1.0:
             self.refresh_lease()
