@@ -25,7 +25,8 @@ class BridgeNode(LoopNode):
         self.state_slow_pub = self.create_publisher(
             BridgeState, qos.BRIDGE_STATE_10HZ, qos.RELIABLE)
         self.reporter = StatusReporter(self, loop.heartbeat_rate)
-        self.create_subscription(JointCommand, qos.JOINT_COMMAND, self.on_command, qos.MAB_RT)
+        self.create_subscription(JointCommand, qos.JOINT_COMMAND, self.on_command,
+                                 qos.JOINT_COMMAND_READER)
         # The published messages are built once and refilled in place every tick: the joint
         # arrays are array.array buffers (what rclpy converts fastest) written through numpy
         # views (the setter copies, so the views are taken on the message's own arrays).
@@ -102,7 +103,7 @@ class BridgeNode(LoopNode):
 
 
 def main(args=None):
-    run([BridgeNode], args)
+    return run([BridgeNode], args)
 
 
 if __name__ == '__main__':

@@ -127,7 +127,7 @@ class ControlNode(LoopNode):
 
 
 def main(args=None):
-    run([ControlNode], args)
+    return run([ControlNode], args)
 
 
 if __name__ == '__main__':

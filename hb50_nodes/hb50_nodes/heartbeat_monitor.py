@@ -33,7 +33,7 @@ class HeartbeatMonitor(Node):
 
 
 def main(args=None):
-    run([HeartbeatMonitor], args)
+    return run([HeartbeatMonitor], args)
 
 
 if __name__ == '__main__':

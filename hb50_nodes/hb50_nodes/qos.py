@@ -36,6 +36,19 @@ TOPICS = {
     VELOCITY_COMMAND: ('geometry_msgs/msg/Twist', 'mabRT', None),
 }
 
+# bridge_node's reader of /hb50/joint_command. The vendor's mabRT profile binds the publishers
+# (best effort, so this reader must be best effort too); the reader's history is ours. With
+# KEEP_LAST 1 any other sample (control_node's 500 Hz stream, invalid traffic) arriving before
+# the executor takes a custom source's valid command would replace it, and the arbiter would
+# miss it. The executor takes the samples one by one in arrival order, so every command is
+# validated and seen as long as fewer than JOINT_COMMAND_DEPTH samples arrive while bridge_node
+# is busy (64 samples: 128 ms of control_node's stream, or a 20 ms stall under 3 kHz of
+# traffic). Memory stays bounded: DDS keeps at most this many samples.
+JOINT_COMMAND_DEPTH = 64
+JOINT_COMMAND_READER = QoSProfile(
+    history=HistoryPolicy.KEEP_LAST, depth=JOINT_COMMAND_DEPTH,
+    reliability=ReliabilityPolicy.BEST_EFFORT, durability=DurabilityPolicy.VOLATILE)
+
 PROFILES = {'mabRT': MAB_RT, 'Reliable': RELIABLE}
 
 

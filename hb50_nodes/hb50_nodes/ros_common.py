@@ -1,6 +1,9 @@
+# SPDX-License-Identifier: Apache-2.0
 """Small ROS helpers shared by every node: stamps, status/heartbeat publishing, spinning."""
 
 import os
+import sys
+import threading
 import time
 
 import rclpy
@@ -8,8 +11,10 @@ from builtin_interfaces.msg import Time
 from hb50_commons.msg import Status
 from rclpy.executors import ExternalShutdownException, MultiThreadedExecutor, \
     SingleThreadedExecutor
+from rclpy.signals import SignalHandlerOptions
 
-from . import levels, qos
+from . import levels, qos, stop
+from .reporting import bound, ReportLimiter
 
 
 def stamp_now():
@@ -19,23 +24,45 @@ def stamp_now():
 
 
 def set_stamp(stamp, ns):
-    """Writes wall-clock nanoseconds into an existing builtin_interfaces/Time in place."""
+    """Write wall-clock nanoseconds into an existing builtin_interfaces/Time in place."""
     stamp.sec, stamp.nanosec = divmod(ns, 1_000_000_000)
 
 
 def stamp_to_ns(stamp):
+    """Return the nanoseconds of a builtin_interfaces/Time."""
     return stamp.sec * 1_000_000_000 + stamp.nanosec
 
 
-class StatusReporter:
-    """Publishes events on /hb50/status and level-OK heartbeats on /hb50/heartbeat."""
+def publish_guarded(node, publisher, msg):
+    """Publish unless the node is shutting down; a publish that loses the race against the
+    shutdown (context or publisher already invalid) is dropped, any other error raises."""
+    if not node.context.ok():
+        return False
+    try:
+        publisher.publish(msg)
+    except Exception:   # noqa: B902 - only swallowed when the shutdown caused it
+        if node.context.ok() and not stop.requested():
+            raise
+        return False
+    return True
 
-    def __init__(self, node, heartbeat_rate):
+
+class StatusReporter:
+    """Publishes events on /hb50/status and level-OK heartbeats on /hb50/heartbeat.
+
+    Every event text is bounded (reporting.bound) and each reason rate-limited
+    (reporting.ReportLimiter, one report per reason and `report_period` s) before it becomes
+    a log line and a Status message.
+    """
+
+    def __init__(self, node, heartbeat_rate, report_period=1.0):
         self.node = node
         self.name = node.get_name()
         self.status_pub = node.create_publisher(Status, qos.STATUS, qos.RELIABLE)
         self.heartbeat_pub = node.create_publisher(Status, qos.HEARTBEAT, qos.RELIABLE)
         self.timer = node.create_timer(1.0 / heartbeat_rate, self.heartbeat)
+        self.limiter = ReportLimiter(report_period)
+        self._lock = threading.Lock()   # reports come from the loop thread and the executor
 
     def _msg(self, level, text, reporting_node=None):
         """`level` is an int from hb50_nodes.levels; the message field is a 1-byte `byte`."""
@@ -47,9 +74,15 @@ class StatusReporter:
         return msg
 
     def heartbeat(self):
-        self.heartbeat_pub.publish(self._msg(levels.OK, 'alive'))
+        """Publish one level-OK heartbeat."""
+        publish_guarded(self.node, self.heartbeat_pub, self._msg(levels.OK, 'alive'))
 
     def report(self, level, text, reporting_node=None):
+        """Log and publish one event, bounded and rate-limited per reason."""
+        with self._lock:
+            text = self.limiter.admit(level, bound(text))
+        if text is None or not self.node.context.ok():
+            return
         log = self.node.get_logger()
         line = f'[{levels.NAMES[level]}] {text}'
         # rclpy forbids one call site logging at several severities: one call per severity.
@@ -59,7 +92,7 @@ class StatusReporter:
             log.warning(line)
         else:
             log.error(line)
-        self.status_pub.publish(self._msg(level, text, reporting_node))
+        publish_guarded(self.node, self.status_pub, self._msg(level, text, reporting_node))
 
 
 def make_executor():
@@ -74,21 +107,31 @@ def make_executor():
     return EventsExecutor()
 
 
+def _finished(nodes, done):
+    return done() or any(getattr(node, 'done', False) is True for node in nodes)
+
+
 def spin_nodes(nodes, done=lambda: False):
-    """init is done by the caller; spins until Ctrl-C/SIGTERM or done(), then stops and
-    destroys every node. The EventsExecutor must be spun with a timeout (it hangs otherwise)."""
+    """Spin until SIGINT/SIGTERM (stop.requested()), done(), a node's `done` attribute or a
+    context shutdown, then stop and destroy every node and shut the context down, in that order.
+
+    rclpy.init is done by the caller. The EventsExecutor must be spun with a timeout (it
+    hangs otherwise); the timeout also bounds how late a stop request is seen (0.1 s).
+    """
     executor = make_executor()
-    for node in nodes:
-        executor.add_node(node)
-    for node in nodes:
-        if hasattr(node, 'start'):
-            node.start()
     try:
-        while rclpy.ok() and not done():
+        for node in nodes:
+            executor.add_node(node)
+        for node in nodes:
+            if hasattr(node, 'start'):
+                node.start()
+        while not stop.requested() and rclpy.ok() and not _finished(nodes, done):
             executor.spin_once(timeout_sec=0.1)
     except (KeyboardInterrupt, ExternalShutdownException):
         pass
     finally:
+        # Loop threads and timers first, while the context is valid: their last log lines
+        # and publishes still work, and nothing runs after the executor stops.
         for node in nodes:
             if hasattr(node, 'stop'):
                 node.stop()
@@ -99,11 +142,31 @@ def spin_nodes(nodes, done=lambda: False):
 
 
 def run(node_factories, args=None):
-    """main() body of every executable: init, build the nodes, spin, clean shutdown."""
-    rclpy.init(args=args)
+    """main() body of every executable: init, build the nodes, spin, clean shutdown.
+
+    Returns the exit status: 0, also on SIGINT/SIGTERM at any moment; 2 with a one-line
+    error when a parameter is invalid.
+    """
+    stop.install()
+    if stop.requested():
+        return 0
+    rclpy.init(args=args, signal_handler_options=SignalHandlerOptions.NO)
+    nodes = []
     try:
-        nodes = [factory() for factory in node_factories]
+        for factory in node_factories:
+            if stop.requested():
+                break
+            nodes.append(factory())
+    except ValueError as exc:
+        print(f'error: {exc}', file=sys.stderr)
+        for node in nodes:
+            node.destroy_node()
+        rclpy.try_shutdown()
+        return 2
     except BaseException:
+        for node in nodes:
+            node.destroy_node()
         rclpy.try_shutdown()
         raise
     spin_nodes(nodes)
+    return 0

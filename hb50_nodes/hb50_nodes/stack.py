@@ -10,7 +10,7 @@ from .ros_common import run
 
 
 def main(args=None):
-    run([BridgeNode, ControlNode, HeartbeatMonitor], args)
+    return run([BridgeNode, ControlNode, HeartbeatMonitor], args)
 
 
 if __name__ == '__main__':

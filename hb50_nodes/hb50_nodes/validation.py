@@ -1,21 +1,38 @@
+# SPDX-License-Identifier: Apache-2.0
 """Validation of /hb50/joint_command: a command is accepted whole or rejected whole."""
 
 from dataclasses import dataclass
 
 import numpy as np
 
+from .layout import EFFORT_LIMIT, VELOCITY_LIMIT
+from .reporting import clip_repr
+
 ARRAY_FIELDS = ('kp', 'ki', 'kd', 't_pos', 't_vel', 't_trq', 'brake')
+
+# A source_node is a ROS node name (at most 255 characters); a longer one is not a source.
+MAX_SOURCE_LENGTH = 255
 
 
 class InvalidCommand(ValueError):
-    """A JointCommand that must not be applied; str(exc) is the reason reported on /hb50/status."""
+    """A JointCommand that must not be applied; str(exc) is the reason reported."""
 
 
 @dataclass(frozen=True)
 class GainLimits:
+    """Limits a command must respect: gains and targets (bridge_node parameters)."""
+
     kp_max: float = 500.0   # N*m/rad
     kd_max: float = 10.0    # N*m*s/rad
     ki_max: float = 0.0     # ki is reserved by the vendor: only 0 is accepted by default
+    # rad, t_pos range of (j0 hip abduction, j1 hip flexion, j2 knee), the same on every leg:
+    # the mechanical envelope of the simulated leg (the stand pose is 0, 0.84, -1.68).
+    position_min: tuple = (-1.0, -2.0, -3.0)
+    position_max: tuple = (1.0, 3.0, 0.5)
+    # |t_vel| <= velocity_limit (rad/s) and |t_trq| <= effort_limit (N*m): the actuator
+    # limits (the same parameters as the simulated actuators').
+    velocity_limit: float = VELOCITY_LIMIT
+    effort_limit: float = EFFORT_LIMIT
 
 
 @dataclass(frozen=True)
@@ -31,15 +48,30 @@ class ValidCommand:
     brake: np.ndarray
 
 
+def _check_range(field, values, low, high):
+    bad = np.flatnonzero((values < low) | (values > high))
+    if bad.size:
+        i = bad[0]
+        lo = low[i] if np.ndim(low) else low
+        hi = high[i] if np.ndim(high) else high
+        raise InvalidCommand(f'{field}[{i}]={values[i]:g} out of range [{lo:g}, {hi:g}]')
+
+
 def validate(msg, joint_names, limits):
     """Return a ValidCommand for a JointCommand-like `msg`, or raise InvalidCommand.
 
-    Checks, in order: source_node present; every array has one entry per actuator; names equal
-    the configured order; every number finite; 0 <= gain <= its limit.
+    Checks, in order: source_node present and at most 255 characters; every array has one
+    entry per actuator; names equal the configured order; every number finite;
+    0 <= gain <= its limit; every target inside the joint limits (position range per joint,
+    |t_vel| <= velocity_limit, |t_trq| <= effort_limit). Untrusted text in the reason is
+    clipped (clip_repr), so a reason is short whatever the message holds.
     """
     source = msg.source_node
     if not source:
         raise InvalidCommand('empty source_node')
+    if len(source) > MAX_SOURCE_LENGTH:
+        raise InvalidCommand(f'source_node has {len(source)} characters, more than '
+                             f'{MAX_SOURCE_LENGTH}')
     n = len(joint_names)
     names = msg.name
     if len(names) != n:
@@ -51,7 +83,8 @@ def validate(msg, joint_names, limits):
     if tuple(names) != tuple(joint_names):
         i, got, want = next((i, g, w) for i, (g, w) in enumerate(zip(names, joint_names))
                             if g != w)
-        raise InvalidCommand(f'name[{i}] is {got!r}, expected {want!r} (configured order)')
+        raise InvalidCommand(f'name[{i}] is {clip_repr(got)}, expected {want!r} '
+                             '(configured order)')
     arrays = {}
     for field in ARRAY_FIELDS[:-1]:
         values = np.asarray(getattr(msg, field), dtype=np.float64)
@@ -60,19 +93,18 @@ def validate(msg, joint_names, limits):
             raise InvalidCommand(f'{field}[{bad[0]}] is not finite ({values[bad[0]]})')
         arrays[field] = values
     for field, high in (('kp', limits.kp_max), ('kd', limits.kd_max), ('ki', limits.ki_max)):
-        values = arrays[field]
-        bad = np.flatnonzero((values < 0.0) | (values > high))
-        if bad.size:
-            i = bad[0]
-            raise InvalidCommand(
-                f'{field}[{i}]={values[i]:g} out of range [0, {high:g}]')
+        _check_range(field, arrays[field], 0.0, high)
+    _check_range('t_pos', arrays['t_pos'], np.resize(np.asarray(limits.position_min, float), n),
+                 np.resize(np.asarray(limits.position_max, float), n))
+    _check_range('t_vel', arrays['t_vel'], -limits.velocity_limit, limits.velocity_limit)
+    _check_range('t_trq', arrays['t_trq'], -limits.effort_limit, limits.effort_limit)
     brake = np.array(msg.brake, dtype=bool)
     return ValidCommand(source, arrays['kp'], arrays['kd'], arrays['t_pos'], arrays['t_vel'],
                         arrays['t_trq'], brake)
 
 
 def damping_command(n, kd, source='safe_damping'):
-    """The safe damping command: no stiffness, no torque, only velocity damping."""
+    """Return the safe damping command: no stiffness, no torque, only velocity damping."""
     zeros = np.zeros(n)
     return ValidCommand(source, zeros, np.full(n, float(kd)), zeros, zeros, zeros,
                         np.zeros(n, dtype=bool))
