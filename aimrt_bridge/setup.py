@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Setup of the aimrt_bridge package."""
 from glob import glob
 
 from setuptools import setup
@@ -21,9 +23,8 @@ setup(
     description="ROS 2 bridge speaking AimRT's http channel backend",
     license='Apache-2.0',
     tests_require=['pytest'],
-    entry_points={
-        'console_scripts': [
-            'aimrt_bridge_node = aimrt_bridge.bridge_node:main',
-        ],
-    },
+    # A plain launcher script instead of console_scripts: the generated console_scripts
+    # wrapper scans the installed metadata before any of our code could install the
+    # SIGINT/SIGTERM handlers; bin/aimrt_bridge_node installs them first (stop.py).
+    scripts=glob('bin/*'),
 )

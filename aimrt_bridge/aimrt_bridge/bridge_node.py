@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """ROS 2 <-> AimRT bridge over AimRT's http channel backend.
 
 AimRT -> ROS 2: an HTTP server (an AimRT http-channel subscriber) accepts
@@ -15,14 +16,21 @@ data no ROS 2 message can carry (unknown protobuf fields / JSON keys, e.g.
 AimRT >= 0.10's Header.sequence_num) is dropped with a warning logged once per
 topic (accept_unknown_fields true, the default, so that current AimRT works out of
 the box), or refused with HTTP 422 when accept_unknown_fields is false.
+
+Robustness: the HTTP server is bounded (http_channel.ChannelServer: connections,
+timeouts, sizes); commands go through a bounded queue with a worker per target
+(command_queue.CommandTarget), so a dead or hanging target never blocks the executor;
+text from peers is length-capped in logs and logs are rate-limited per reason.
 """
-import http.client
+import logging
+import sys
 import threading
 
 import rclpy
-from rclpy.executors import ExternalShutdownException
+from rclpy.executors import SingleThreadedExecutor
 from rclpy.node import Node
 from rclpy.qos import QoSProfile
+from rclpy.signals import SignalHandlerOptions
 
 from aimrt_protocols_py import codec, conversions
 from aimrt_protocols_py.errors import (AimrtProtocolError, ConversionError, JsonFormatError,
@@ -30,7 +38,10 @@ from aimrt_protocols_py.errors import (AimrtProtocolError, ConversionError, Json
                                        UnsupportedContentTypeError)
 from aimrt_protocols_py.messages import ImuState, JointCommand, JointState, TouchState
 from aimrt_protocols_py.messages import message_class
+from aimrt_bridge import stop
+from aimrt_bridge.command_queue import CommandTarget
 from aimrt_bridge.http_channel import ChannelPublisher, ChannelServer
+from aimrt_bridge.text import bounded, RateLimiter
 
 # AimRT message kinds the bridge can receive, by the name used in `state_types`.
 STATE_KINDS = {'JointState': JointState, 'ImuState': ImuState, 'TouchState': TouchState}
@@ -40,6 +51,15 @@ PARAMETERS = {
     # HTTP server (AimRT -> ROS 2). AimRT's examples use 127.0.0.1:50080.
     'http_host': '127.0.0.1',
     'http_port': 50080,
+    # HTTP server limits: worker threads, open connections (more wait in the backlog),
+    # idle keep-alive timeout, time allowed to receive one whole request (headers and
+    # body), largest body (413 above), largest header block (400 above)
+    'http_threads': 4,
+    'http_connection_limit': 64,
+    'http_idle_timeout_sec': 10,
+    'http_request_timeout_sec': 10.0,
+    'http_max_body_bytes': 16 * 1024 * 1024,
+    'http_max_header_bytes': 64 * 1024,
     # parallel lists: AimRT topic i carries state_types[i] and is republished on ROS topic i
     'state_aimrt_topics': ['joint_state', 'imu_state', 'touch_state'],
     'state_types': ['JointState', 'ImuState', 'TouchState'],
@@ -53,6 +73,10 @@ PARAMETERS = {
     'command_type_name': 'pb:aimrt.protocols.sensor.JointCommand',
     'command_serialization': 'pb',  # 'pb' or 'json'
     'http_timeout_sec': 1.0,
+    # commands waiting per target; when a target is slow or dead the oldest are dropped
+    'command_queue_depth': 8,
+    # how often (s) at most one warning per target and reason is logged
+    'log_period_sec': 5.0,
     # The only data no ROS 2 message can carry: protobuf fields / JSON keys this schema
     # does not know (e.g. AimRT >= 0.10's Header.sequence_num). false: refuse such a
     # message (HTTP 422); true: drop them (logged once per topic) and publish the rest.
@@ -66,6 +90,8 @@ class ConfigError(ValueError):
 
 
 class StateRoute:
+    """One AimRT topic -> ROS 2 topic route."""
+
     def __init__(self, aimrt_topic, aimrt_cls, publisher, to_ros):
         self.aimrt_topic = aimrt_topic
         self.aimrt_cls = aimrt_cls
@@ -74,6 +100,7 @@ class StateRoute:
 
 
 class AimrtBridge(Node):
+    """The bridge node: HTTP server for AimRT states, queued POSTs for ROS 2 commands."""
 
     def __init__(self):
         super().__init__('aimrt_bridge')
@@ -84,6 +111,8 @@ class AimrtBridge(Node):
                           if p['accept_unknown_fields'] else frozenset())
         self._warned = set()
         self._warn_lock = threading.Lock()
+        self._limiter = RateLimiter(period_s=float(p['log_period_sec']))
+        self._limiter_lock = threading.Lock()
         qos = QoSProfile(depth=p['qos_depth'])
 
         self._routes = {}
@@ -111,14 +140,22 @@ class AimrtBridge(Node):
         self._command_serialization = p['command_serialization']
         self._http_targets = []
         for ros_topic, aimrt_topic, addresses in zip(*lists):
-            targets = [ChannelPublisher(a, p['http_timeout_sec'])
+            targets = [CommandTarget(ChannelPublisher(a, p['http_timeout_sec']),
+                                     depth=int(p['command_queue_depth']),
+                                     on_event=self._on_target_event)
                        for a in addresses.split(',') if a.strip()]
             self._http_targets.extend(targets)
             self.create_subscription(
                 conversions.ROS_FORMS[JointCommand][0], ros_topic,
                 lambda msg, t=aimrt_topic, ts=targets: self._on_command(msg, t, ts), qos)
 
-        self._server = ChannelServer(p['http_host'], p['http_port'], self._on_http_message)
+        self._server = ChannelServer(
+            p['http_host'], p['http_port'], self._on_http_message,
+            max_body_bytes=int(p['http_max_body_bytes']), threads=int(p['http_threads']),
+            connection_limit=int(p['http_connection_limit']),
+            idle_timeout_sec=float(p['http_idle_timeout_sec']),
+            request_timeout_sec=float(p['http_request_timeout_sec']),
+            max_header_bytes=int(p['http_max_header_bytes']), on_log=self._on_server_log)
         self._server.start()
         self.get_logger().info(
             f"AimRT http channel subscriber on {p['http_host']}:{self._server.port} for "
@@ -145,8 +182,9 @@ class AimrtBridge(Node):
             return self._reject(422, topic, exc)
         except AimrtProtocolError as exc:
             return self._reject(400, topic, exc)
-        except Exception as exc:  # a bug must still answer the peer, not drop its socket
-            self.get_logger().error(f'AimRT topic {topic!r}: {exc!r}')
+        except Exception as exc:  # noqa: B902 - a bug must still answer the peer
+            self._warn(('bug', route.aimrt_topic), f'AimRT topic {route.aimrt_topic!r}: '
+                       f'{bounded(repr(exc))}', logging.ERROR)
             return 500, 'internal error'
         route.publisher.publish(ros_msg)
         return 200, 'OK'
@@ -172,9 +210,42 @@ class AimrtBridge(Node):
         return msg
 
     def _reject(self, status, topic, exc):
-        self.get_logger().warning(f'rejected message on AimRT topic {topic!r}: {exc}',
-                                  throttle_duration_sec=1.0)
-        return status, str(exc)
+        # topic is a configured route here (unknown topics got 404 before): bounded keys
+        self._warn(('rejected', topic, status),
+                   f'rejected message on AimRT topic {topic!r} (HTTP {status}): {bounded(exc)}')
+        return status, bounded(exc)
+
+    def _warn(self, key, text, level=logging.WARNING):
+        """Log at most once per log_period_sec per key, saying how many were suppressed."""
+        with self._limiter_lock:
+            allowed, suppressed = self._limiter.allow(key)
+        if not allowed:
+            return
+        if suppressed:
+            text += f' ({suppressed} more since the last such line)'
+        if level >= logging.ERROR:
+            self.get_logger().error(text)
+        elif level >= logging.WARNING:
+            self.get_logger().warning(text)
+        else:
+            self.get_logger().info(text)
+
+    def _on_server_log(self, level, text):
+        """The HTTP server's own log lines (connection limit reached, ...), rate-limited."""
+        if level >= logging.INFO:
+            self._warn(('http_server', text[:60]), f'HTTP server: {bounded(text)}',
+                       max(level, logging.INFO))
+
+    def _on_target_event(self, target, reason, text):
+        st = target.status()
+        self._warn(('target', target.address, reason),
+                   f'AimRT command target {target.address}: {reason}: {text} (so far: '
+                   f"{st['sent']} sent, {st['failed']} failed, {st['refused']} refused, "
+                   f"{st['dropped']} dropped)")
+
+    def command_status(self):
+        """Counters of every command target (see command_queue.CommandTarget.status)."""
+        return [t.status() for t in self._http_targets]
 
     def _warn_once(self, topic, losses):
         key = (topic, frozenset(losses))
@@ -192,45 +263,46 @@ class AimrtBridge(Node):
         try:
             cmd = conversions.joint_command_from_ros(ros_msg)
         except ConversionError as exc:
-            self.get_logger().warning(f'joint command not sent: {exc}',
-                                      throttle_duration_sec=1.0)
+            self._warn(('command', aimrt_topic), f'joint command not sent: {bounded(exc)}')
             return
         body, content_type = codec.encode_body(cmd, self._command_serialization)
-        for target in targets:
-            try:
-                status = target.post(aimrt_topic, self._command_type, body, content_type)
-            except OSError as exc:
-                self.get_logger().warning(f'POST to {target.address} failed: {exc}',
-                                          throttle_duration_sec=1.0)
-                continue
-            except http.client.HTTPException as exc:
-                self.get_logger().warning(f'POST to {target.address} failed: {exc!r}',
-                                          throttle_duration_sec=1.0)
-                continue
-            if status != 200:
-                self.get_logger().warning(f'{target.address} answered HTTP {status}',
-                                          throttle_duration_sec=1.0)
+        for target in targets:   # only enqueues: a slow target never blocks the executor
+            target.submit(aimrt_topic, self._command_type, body, content_type)
 
     def destroy_node(self):
+        """Stop the HTTP server and the command workers, then destroy the node."""
         self._server.stop()
         for target in self._http_targets:
-            target.close()
+            target.stop(timeout=0.5)
         return super().destroy_node()
 
 
 def main(args=None):
-    rclpy.init(args=args)
+    """Run the bridge until SIGINT/SIGTERM (see stop.py); 0 on a stop, 1 on a bad config."""
+    stop.install()
+    if stop.requested():
+        return 0
+    rclpy.init(args=args, signal_handler_options=SignalHandlerOptions.NO)
     node = None
+    executor = None
     try:
-        node = AimrtBridge()
-        rclpy.spin(node)
-    except (KeyboardInterrupt, ExternalShutdownException):
-        pass
+        try:
+            node = AimrtBridge()
+        except (ValueError, OSError) as exc:    # ConfigError, bad address, port in use
+            print(f'aimrt_bridge_node: {bounded(exc)}', file=sys.stderr)
+            return 1
+        executor = SingleThreadedExecutor()
+        executor.add_node(node)
+        while not stop.requested():
+            executor.spin_once(timeout_sec=0.1)
+        return 0
     finally:
+        if executor is not None:
+            executor.shutdown()
         if node is not None:
             node.destroy_node()
         rclpy.try_shutdown()
 
 
 if __name__ == '__main__':
-    main()
+    stop.launch('bridge_node')

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """AimRT's `http` channel backend (net plugin) as a wire protocol.
 
 A publisher POSTs each message to http://{ip:port}/channel/{TOPIC}/{MSG_TYPE}
@@ -7,16 +8,30 @@ exactly urllib's quote_plus with safe=''), e.g. pb:aimrt.protocols.sensor.JointS
 -> pb%3Aaimrt.protocols.sensor.JointState.  The body is the serialized message;
 content-type says application/protobuf or application/json.  The subscriber
 answers 200 (AimRT's publisher only logs non-200 answers).
+
+The server side is waitress (a maintained pure-Python WSGI server): one event loop
+thread owns every connection and a fixed pool of worker threads runs complete
+requests, so idle or slow clients cost no thread. Limits: a bounded number of open
+connections, an idle timeout, a whole-request timeout (headers and body must arrive
+within it; a body shorter than its Content-Length is dropped when it expires), bounded
+header and body sizes; malformed requests get 4xx from waitress (400) or from us (405,
+411, 404); client resets are closed quietly.
 """
 import http.client
-import http.server
+from http import HTTPStatus
+import logging
 import threading
+import time
 from urllib.parse import quote_plus, unquote_plus
+
+from waitress.channel import HTTPChannel
+from waitress.server import TcpWSGIServer
 
 CHANNEL_PREFIX = '/channel/'
 
 
 def channel_path(topic, msg_type):
+    """Path of an AimRT channel POST: /channel/{TOPIC}/{MSG_TYPE}, URL-encoded as AimRT does."""
     return CHANNEL_PREFIX + quote_plus(topic, safe='') + '/' + quote_plus(msg_type, safe='')
 
 
@@ -78,66 +93,157 @@ class ChannelPublisher:
         raise AssertionError('unreachable')
 
     def close_locked(self):
+        """Close the connection; the caller holds the lock."""
         if self._conn is not None:
             self._conn.close()
             self._conn = None
 
     def close(self):
+        """Close the kept-alive connection (the next post opens a new one)."""
         with self._lock:
             self.close_locked()
 
 
+#: Longest reason text sent back in an error answer.
+MAX_REASON_CHARS = 200
+
+_WAITRESS_LOG = logging.getLogger('waitress')
+
+
+class _LogRelay(logging.Handler):
+    """Hands waitress' log records to the registered servers' callbacks (never stderr)."""
+
+    def __init__(self):
+        super().__init__(logging.INFO)
+        self.callbacks = set()
+        self._lock2 = threading.Lock()
+
+    def emit(self, record):
+        try:
+            text = record.getMessage()
+        except Exception:  # noqa: B902 - a broken record must not break the server
+            text = str(record.msg)
+        with self._lock2:
+            callbacks = list(self.callbacks)
+        for callback in callbacks:
+            callback(record.levelno, text)
+
+
+_RELAY = _LogRelay()
+_WAITRESS_LOG.addHandler(_RELAY)
+_WAITRESS_LOG.propagate = False
+_WAITRESS_LOG.setLevel(logging.INFO)
+
+
+class _Channel(HTTPChannel):
+    """waitress' connection, noting when the request being received started."""
+
+    request_started = None
+
+    def received(self, data):
+        """Parse data; stamp the start of a new partial request (for the request timeout)."""
+        before = self.request
+        result = super().received(data)
+        if self.request is None:
+            self.request_started = None
+        elif self.request is not before:
+            self.request_started = time.monotonic()
+        return result
+
+
+class _Server(TcpWSGIServer):
+    """waitress' TCP server plus a whole-request deadline for slow senders."""
+
+    channel_class = _Channel
+    request_timeout = 10.0
+
+    def maintenance(self, now):
+        """Close idle connections (waitress) and ones whose request is overdue (ours)."""
+        super().maintenance(now)
+        cutoff = time.monotonic() - self.request_timeout
+        for channel in list(self.active_channels.values()):
+            started = getattr(channel, 'request_started', None)
+            if started is not None and started < cutoff and not channel.requests:
+                channel.will_close = True
+
+
 class ChannelServer:
-    """HTTP server accepting AimRT channel POSTs; `handle(topic, msg_type,
-    content_type, body) -> (status, reason)` is called for each one."""
+    """HTTP server accepting AimRT channel POSTs.
 
-    def __init__(self, host, port, handle, max_body_bytes=16 * 1024 * 1024):
-        outer = self
+    `handle(topic, msg_type, content_type, body) -> (status, reason)` is called for each
+    complete, well-formed POST, from one of `threads` worker threads. Answers: what
+    `handle` returns; 405 for another method; 404 for a path that is not
+    /channel/{TOPIC}/{MSG_TYPE}; 411 without Content-Length; 413 for a body over
+    `max_body_bytes`; 400 for a malformed request (waitress). `on_log(level, text)`
+    receives the server's own log lines (e.g. the connection limit reached).
+    """
 
-        class Handler(http.server.BaseHTTPRequestHandler):
-            protocol_version = 'HTTP/1.1'  # keep-alive, as AimRT's client uses
-
-            def do_POST(self):
-                status, reason, ctype = outer._dispatch(self)
-                payload = reason.encode('utf-8') if status != 200 else b''
-                self.send_response(status)
-                self.send_header('Content-Type', ctype if status == 200 else 'text/plain')
-                self.send_header('Content-Length', str(len(payload)))
-                self.end_headers()
-                self.wfile.write(payload)
-
-            def log_message(self, fmt, *args):  # the node logs what matters
-                pass
-
+    def __init__(self, host, port, handle, max_body_bytes=16 * 1024 * 1024, threads=4,
+                 connection_limit=64, idle_timeout_sec=10, request_timeout_sec=10.0,
+                 max_header_bytes=64 * 1024, on_log=None):
         self._handle = handle
         self._max_body = max_body_bytes
-        self._server = http.server.ThreadingHTTPServer((host, port), Handler)
-        self._server.daemon_threads = True
-        self.port = self._server.server_address[1]
-        self._thread = threading.Thread(target=self._server.serve_forever,
+        self._on_log = on_log
+        self._server = _Server(
+            self._app, host=host, port=port, threads=threads,
+            connection_limit=connection_limit,
+            channel_timeout=max(1, int(round(idle_timeout_sec))), cleanup_interval=1,
+            max_request_body_size=max_body_bytes, max_request_header_size=max_header_bytes,
+            log_socket_errors=False, expose_tracebacks=False, ident='aimrt_bridge',
+            clear_untrusted_proxy_headers=True)
+        self._server.request_timeout = float(request_timeout_sec)
+        self.port = self._server.effective_port
+        if on_log is not None:
+            with _RELAY._lock2:
+                _RELAY.callbacks.add(on_log)
+        self._thread = threading.Thread(target=self._server.run,
                                         name='aimrt_http_channel', daemon=True)
 
-    def _dispatch(self, req):
-        ctype = req.headers.get('Content-Type', '')
-        length = req.headers.get('Content-Length')
-        if length is None or not length.isdigit():
-            req.close_connection = True
-            return 411, 'Content-Length required', ctype
-        length = int(length)
-        if length > self._max_body:
-            req.close_connection = True
-            return 413, f'body larger than {self._max_body} bytes', ctype
-        body = req.rfile.read(length)
-        parsed = parse_channel_path(req.path)
+    def _app(self, environ, start_response):
+        status, reason = self._dispatch(environ)
+        payload = b'' if status == 200 else \
+            reason[:MAX_REASON_CHARS].encode('utf-8', 'replace')
+        headers = [('Content-Type', 'text/plain; charset=utf-8'),
+                   ('Content-Length', str(len(payload)))]
+        if status == 405:
+            headers.append(('Allow', 'POST'))
+        start_response('%d %s' % (status, HTTPStatus(status).phrase), headers)
+        return [payload]
+
+    def _dispatch(self, environ):
+        """(status, reason) for one complete request (waitress has read the whole body)."""
+        if environ.get('REQUEST_METHOD') != 'POST':
+            return 405, 'only POST is accepted'
+        length = environ.get('CONTENT_LENGTH')
+        if not length:
+            return 411, 'Content-Length required'
+        length = int(length)    # waitress has checked: digits only, at most max_body
+        parsed = parse_channel_path(environ.get('REQUEST_URI', ''))
         if parsed is None:
-            return 404, f'not an AimRT channel path: {req.path}', ctype
-        status, reason = self._handle(parsed[0], parsed[1], ctype, body)
-        return status, reason, ctype
+            return 404, 'not an AimRT channel path'
+        body = environ['wsgi.input'].read(length)
+        ctype = environ.get('CONTENT_TYPE', '')
+        return self._handle(parsed[0], parsed[1], ctype, body)
 
     def start(self):
+        """Serve from a background thread."""
         self._thread.start()
 
     def stop(self):
-        self._server.shutdown()
-        self._server.server_close()
-        self._thread.join(timeout=5.0)
+        """Close every connection and the listening socket, then stop the workers."""
+        server = self._server
+
+        def close_all():
+            for channel in list(server.active_channels.values()):
+                channel.handle_close()
+            server.close()
+
+        if self._thread.is_alive():
+            server.trigger.pull_trigger(close_all)
+            self._thread.join(timeout=5.0)
+        else:
+            close_all()
+        server.task_dispatcher.shutdown(timeout=5)
+        if self._on_log is not None:
+            with _RELAY._lock2:
+                _RELAY.callbacks.discard(self._on_log)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Start the AimRT http-channel bridge with config/aimrt_bridge.yaml."""
 import os
 

@@ -1,0 +1,115 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Commands to AimRT subscribers: a bounded queue and a worker thread per target.
+
+The ROS 2 executor only enqueues (never waits on the network). Each target's worker
+POSTs what is queued; when a target is slow, dead or hanging its queue fills and the
+oldest commands are dropped (the newest command is the one that matters), counted in
+``dropped``; failed POSTs are counted in ``failed``, non-200 answers in ``refused``.
+Other targets, and every other data path of the bridge, are not affected.
+"""
+
+import collections
+import http.client
+import threading
+
+from .text import bounded
+
+
+class CommandTarget:
+    """One AimRT http-channel subscriber (a ChannelPublisher) fed through a bounded queue.
+
+    ``on_event(target, reason, text)`` is called from the worker thread for each failed
+    or refused POST and from ``submit`` for each drop; reasons: 'failed', 'refused',
+    'dropped'. The caller rate-limits what it logs.
+    """
+
+    def __init__(self, publisher, depth=8, on_event=None):
+        if depth < 1:
+            raise ValueError('command queue depth must be >= 1, got %d' % depth)
+        self.publisher = publisher
+        self.address = publisher.address
+        self._queue = collections.deque()
+        self._depth = depth
+        self._cond = threading.Condition()
+        self._stopped = False
+        self._busy = False
+        self._on_event = on_event or (lambda target, reason, text: None)
+        self.sent = 0
+        self.failed = 0
+        self.refused = 0
+        self.dropped = 0
+        self.last_error = ''
+        self._thread = threading.Thread(target=self._run, daemon=True,
+                                        name='aimrt_cmd_%s' % self.address)
+        self._thread.start()
+
+    def submit(self, topic, msg_type, body, content_type):
+        """Queue one POST; never blocks. Returns False when an older command was dropped."""
+        with self._cond:
+            if self._stopped:
+                return False
+            dropped = len(self._queue) >= self._depth
+            if dropped:
+                self._queue.popleft()
+                self.dropped += 1
+            self._queue.append((topic, msg_type, body, content_type))
+            self._cond.notify()
+        if dropped:
+            self._on_event(self, 'dropped', 'queue of %d full, oldest command dropped'
+                           % self._depth)
+        return not dropped
+
+    def status(self):
+        """Counters of this target (a snapshot)."""
+        with self._cond:
+            return {'address': self.address, 'sent': self.sent, 'failed': self.failed,
+                    'refused': self.refused, 'dropped': self.dropped,
+                    'queued': len(self._queue), 'busy': self._busy,
+                    'last_error': self.last_error}
+
+    def wait_idle(self, timeout):
+        """Wait until the queue is empty and no POST is in flight (tests, shutdown)."""
+        with self._cond:
+            return self._cond.wait_for(lambda: not self._queue and not self._busy, timeout)
+
+    def _run(self):
+        while True:
+            with self._cond:
+                self._cond.wait_for(lambda: self._queue or self._stopped)
+                if self._stopped:
+                    return
+                item = self._queue.popleft()
+                self._busy = True
+            reason, text = self._post(item)
+            with self._cond:
+                self._busy = False
+                if reason == 'sent':
+                    self.sent += 1
+                elif reason == 'failed':
+                    self.failed += 1
+                    self.last_error = text
+                else:
+                    self.refused += 1
+                    self.last_error = text
+                self._cond.notify_all()
+            if reason != 'sent':
+                self._on_event(self, reason, text)
+
+    def _post(self, item):
+        try:
+            status = self.publisher.post(*item)
+        except (OSError, http.client.HTTPException) as exc:
+            return 'failed', bounded('%s: %s' % (type(exc).__name__, exc))
+        if status != 200:
+            return 'refused', 'answered HTTP %d' % status
+        return 'sent', ''
+
+    def stop(self, timeout=1.0):
+        """Stop the worker; a POST in flight is abandoned (its thread is a daemon)."""
+        with self._cond:
+            self._stopped = True
+            self._queue.clear()
+            self._cond.notify_all()
+        self._thread.join(timeout)
+        if not self._thread.is_alive():
+            self.publisher.close()
