@@ -1,0 +1,26 @@
+# SPDX-License-Identifier: Apache-2.0
+from setuptools import find_packages, setup
+
+package_name = 'foxglove_live'
+
+setup(
+    name=package_name,
+    version='0.1.0',
+    packages=find_packages(exclude=['test']),
+    data_files=[
+        ('share/ament_index/resource_index/packages', ['resource/' + package_name]),
+        ('share/' + package_name, ['package.xml', 'README.md']),
+    ],
+    install_requires=['setuptools'],
+    zip_safe=True,
+    maintainer='Workspace maintainers',
+    maintainer_email='dev@workspace.local',
+    description='Foxglove WebSocket live view of every ROS 2 topic (ros2msg schema, raw CDR).',
+    license='Apache-2.0',
+    tests_require=['pytest'],
+    entry_points={
+        'console_scripts': [
+            'foxglove_server = foxglove_live.server:console_main',
+        ],
+    },
+)

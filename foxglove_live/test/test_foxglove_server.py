@@ -1,0 +1,131 @@
+# SPDX-License-Identifier: Apache-2.0
+"""A plain WebSocket client speaking Foxglove's ws-protocol (foxglove.websocket.v1) sees
+every HB50 topic with its ros2msg schema and decodes messages equal to the live ones."""
+
+import asyncio
+import json
+import socket
+import struct
+import time
+
+import pytest
+from ros2bag_mcap import testing as th
+
+HB50_TOPICS = {
+    '/hb50/bridge_data': 'hb50_commons/msg/BridgeData',
+    '/hb50/bridge_state': 'hb50_commons/msg/BridgeState',
+    '/hb50/bridge_state_10hz': 'hb50_commons/msg/BridgeState',
+    '/hb50/joint_command': 'hb50_commons/msg/JointCommand',
+    '/hb50/robot_state': 'hb50_commons/msg/RobotState',
+    '/hb50/robot_state_10hz': 'hb50_commons/msg/RobotState',
+    '/hb50/status': 'hb50_commons/msg/Status',
+    '/hb50/heartbeat': 'hb50_commons/msg/Status',
+}
+# /hb50/status carries events only: it exists (advertised) once a node reported one.
+STREAMED = [t for t in HB50_TOPICS if t != '/hb50/status']
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(('127.0.0.1', 0))
+        return s.getsockname()[1]
+
+
+async def client(port, wanted, listen_s):
+    """Connect, collect advertisements until every `wanted` topic is there, subscribe to
+    them, return (channels by topic, {topic: [(log time, payload)]})."""
+    import websockets
+    async with websockets.connect(f'ws://127.0.0.1:{port}',
+                                  subprotocols=['foxglove.websocket.v1'],
+                                  max_size=None) as ws:
+        assert ws.subprotocol == 'foxglove.websocket.v1'
+        channels = {}
+        server_info = None
+        deadline = time.monotonic() + 20
+        while not set(wanted) <= set(channels) and time.monotonic() < deadline:
+            try:
+                raw = await asyncio.wait_for(ws.recv(), 1.0)
+            except asyncio.TimeoutError:
+                continue
+            if isinstance(raw, str):
+                msg = json.loads(raw)
+                if msg['op'] == 'serverInfo':
+                    server_info = msg
+                elif msg['op'] == 'advertise':
+                    for ch in msg['channels']:
+                        channels[ch['topic']] = ch
+        assert server_info is not None
+        by_sub = {i: topic for i, topic in enumerate(sorted(channels), start=1)}
+        await ws.send(json.dumps({'op': 'subscribe', 'subscriptions': [
+            {'id': i, 'channelId': channels[t]['id']} for i, t in by_sub.items()]}))
+        received = {t: [] for t in channels}
+        end = time.monotonic() + listen_s
+        while time.monotonic() < end:
+            try:
+                raw = await asyncio.wait_for(ws.recv(), 0.5)
+            except asyncio.TimeoutError:
+                continue
+            if isinstance(raw, bytes) and raw[0] == 0x01:     # MessageData
+                sub_id, log_time = struct.unpack_from('<IQ', raw, 1)
+                received[by_sub[sub_id]].append((log_time, raw[13:]))
+        return channels, received
+
+
+@pytest.fixture(scope='module')
+def session():
+    th.isolate()
+    port = free_port()
+    stack = th.start_hb50_stack(debug_counts=False)
+    probe = th.Probe(HB50_TOPICS)
+    server = th.start([th.executable('foxglove_live', 'foxglove_server'), '--ros-args',
+                       '-p', f'port:={port}'])
+    try:
+        assert th.wait_for(lambda: probe.count('/hb50/bridge_data') > 100, 20)
+        channels, received = asyncio.run(client(port, STREAMED, 4.0))
+        time.sleep(0.3)
+    finally:
+        code, out = th.stop(server)
+        for p in stack.values():
+            th.stop(p)
+        probe.close()
+    return dict(channels=channels, received=received, probe=probe, code=code, out=out)
+
+
+def test_every_topic_advertised_with_ros2msg_schema(session):
+    channels = session['channels']
+    for topic in STREAMED:
+        ch = channels[topic]
+        assert ch['encoding'] == 'cdr'
+        assert ch['schemaEncoding'] == 'ros2msg'
+        assert ch['schemaName'] == HB50_TOPICS[topic]
+    text = channels['/hb50/bridge_data']['schema']
+    assert text.startswith('# High-rate hardware frame from bridge_node')
+    assert f'\n{"=" * 80}\nMSG: std_msgs/Header\n' in text
+    assert 'MSG: builtin_interfaces/Time' in text
+
+
+def test_messages_decode_equal_to_live(session):
+    from rclpy.serialization import deserialize_message
+    from ros2bag_mcap.schema import message_class
+    probe = session['probe']
+    for topic in STREAMED:
+        got = session['received'][topic]
+        assert got, f'{topic}: no message over the WebSocket'
+        cls = message_class(HB50_TOPICS[topic])
+        live = {}
+        for _, m in probe.records[topic]:
+            live[(m.header.stamp.sec, m.header.stamp.nanosec,
+                  getattr(m, 'reporting_node', ''))] = m
+        matched = 0
+        for _, payload in got:
+            m = deserialize_message(bytes(payload), cls)
+            key = (m.header.stamp.sec, m.header.stamp.nanosec, getattr(m, 'reporting_node', ''))
+            if key in live:
+                assert m == live[key], f'{topic}: decoded message differs from the live one'
+                matched += 1
+        assert matched >= 0.9 * len(got), f'{topic}: {matched} of {len(got)} matched'
+
+
+def test_server_exits_cleanly(session):
+    assert session['code'] == 0, session['out']
+    assert 'Traceback' not in session['out']

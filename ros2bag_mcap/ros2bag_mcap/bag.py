@@ -1,0 +1,361 @@
+# SPDX-License-Identifier: Apache-2.0
+"""rosbag2 bag directories with the MCAP storage: writing, metadata, reading, recovery.
+
+Layout (as rosbag2 with rosbag2_storage_mcap writes it):
+- `<bag>/metadata.yaml`: `rosbag2_bagfile_information` (metadata version 9).
+- `<bag>/<bag>_<i>.mcap`: profile `ros2`; one Schema per type (`pkg/msg/Type`, encoding
+  `ros2msg`, full definition text), one Channel per topic (message encoding `cdr`, metadata
+  `offered_qos_profiles` and `topic_type_hash`), Messages with log time = receive time and
+  publish time = the publisher's source time, and a Metadata record `rosbag2` holding the
+  serialized bag metadata (`serialized_metadata`, `ROS_DISTRO`).
+"""
+
+import os
+import time
+
+import yaml
+from mcap.exceptions import McapError
+from mcap.reader import make_reader
+from mcap.records import Channel, Message, Schema
+from mcap.stream_reader import StreamReader
+from mcap.writer import CompressionType, Writer
+
+from . import qos as qos_util
+from .schema import message_definition
+
+METADATA_VERSION = 9
+STORAGE_ID = 'mcap'
+LIBRARY = 'ros2bag_mcap 0.1.0 (python mcap)'
+CHUNK_SIZE = 256 * 1024
+
+
+def ros_distro():
+    return os.environ.get('ROS_DISTRO', '')
+
+
+class TopicInfo:
+    """A topic of the bag: name, type, offered QoS profiles (list of QoSProfile)."""
+
+    def __init__(self, name, type_name, offered, type_hash=''):
+        self.name = name
+        self.type = type_name
+        self.offered = list(offered)
+        self.type_hash = type_hash
+        self.count = 0
+
+
+class _File:
+    """One open .mcap file of the bag."""
+
+    def __init__(self, path):
+        self.path = path
+        self.stream = open(path, 'wb')
+        self.writer = Writer(self.stream, chunk_size=CHUNK_SIZE,
+                             compression=CompressionType.NONE)
+        self.writer.start(profile='ros2', library=LIBRARY)
+        self.schemas = {}
+        self.channels = {}
+        self.start = None
+        self.end = None
+        self.count = 0
+
+
+class BagWriter:
+    """Writes serialized (CDR) messages into a rosbag2 MCAP bag directory.
+
+    Not thread-safe: one thread writes. `max_bag_duration` (s, 0 = none) starts a new .mcap
+    file when a message is that much later than its file's first one.
+    """
+
+    def __init__(self, uri, max_bag_duration=0.0):
+        if os.path.exists(uri):
+            raise FileExistsError(f"output folder '{uri}' already exists")
+        os.makedirs(uri)
+        self.uri = uri
+        self.name = os.path.basename(os.path.normpath(uri))
+        self.max_ns = int(max_bag_duration * 1e9)
+        self.topics = {}
+        self.files = []
+        self._file = None
+        self._open_file()
+        self.write_metadata()    # a killed recorder still leaves a bag that `info` explains
+
+    def _open_file(self):
+        path = os.path.join(self.uri, f'{self.name}_{len(self.files)}.mcap')
+        self._file = _File(path)
+        self.files.append(self._file)
+        for topic in self.topics.values():
+            self._register(topic)
+
+    def _register(self, topic):
+        f = self._file
+        if topic.type not in f.schemas:
+            f.schemas[topic.type] = f.writer.register_schema(
+                name=topic.type, encoding='ros2msg',
+                data=message_definition(topic.type).encode('utf-8'))
+        f.channels[topic.name] = f.writer.register_channel(
+            topic=topic.name, message_encoding='cdr', schema_id=f.schemas[topic.type],
+            metadata={'offered_qos_profiles': qos_util.dump_profiles(topic.offered),
+                      'topic_type_hash': topic.type_hash})
+
+    def add_topic(self, name, type_name, offered, type_hash=''):
+        """Register a topic (schema + channel); raises DefinitionNotFound without a .msg."""
+        topic = TopicInfo(name, type_name, offered, type_hash)
+        message_definition(type_name)
+        self.topics[name] = topic
+        self._register(topic)
+        return topic
+
+    def write(self, topic, data, log_time, publish_time=None, sequence=0):
+        f = self._file
+        if self.max_ns and f.start is not None and log_time - f.start >= self.max_ns:
+            self._close_file()
+            self._open_file()
+            f = self._file
+        f.writer.add_message(channel_id=f.channels[topic], log_time=log_time, data=data,
+                             publish_time=publish_time if publish_time else log_time,
+                             sequence=sequence & 0xFFFFFFFF)
+        if f.start is None or log_time < f.start:
+            f.start = log_time
+        if f.end is None or log_time > f.end:
+            f.end = log_time
+        f.count += 1
+        self.topics[topic].count += 1
+
+    def flush(self):
+        """Close the open chunk and push it to the file: what a SIGKILL can lose is only
+        what arrived since the last flush."""
+        self._file.writer.flush()
+        self._file.stream.flush()
+
+    def _close_file(self):
+        f = self._file
+        f.writer.add_metadata('rosbag2', {'serialized_metadata': yaml.safe_dump(
+            self.metadata()['rosbag2_bagfile_information'], sort_keys=False),
+            'ROS_DISTRO': ros_distro()})
+        f.writer.finish()
+        f.stream.close()
+
+    def close(self):
+        self._close_file()
+        self.write_metadata()
+
+    def metadata(self):
+        return build_metadata(self.topics.values(), [
+            (os.path.basename(f.path), f.start, f.end, f.count) for f in self.files])
+
+    def write_metadata(self):
+        write_metadata(self.uri, self.metadata())
+
+
+def build_metadata(topics, files):
+    """The metadata.yaml dictionary; files = [(relative path, start ns, end ns, count)]."""
+    starts = [s for _, s, _, _ in files if s is not None]
+    ends = [e for _, _, e, _ in files if e is not None]
+    start = min(starts) if starts else 0
+    end = max(ends) if ends else start
+    return {'rosbag2_bagfile_information': {
+        'version': METADATA_VERSION,
+        'storage_identifier': STORAGE_ID,
+        'duration': {'nanoseconds': end - start},
+        'starting_time': {'nanoseconds_since_epoch': start},
+        'message_count': sum(c for _, _, _, c in files),
+        'topics_with_message_count': [{
+            'topic_metadata': {
+                'name': t.name,
+                'type': t.type,
+                'serialization_format': 'cdr',
+                'offered_qos_profiles': [qos_util.to_dict(p) for p in t.offered],
+                'type_description_hash': t.type_hash,
+            },
+            'message_count': t.count,
+        } for t in topics],
+        'compression_format': '',
+        'compression_mode': '',
+        'relative_file_paths': [p for p, _, _, _ in files],
+        'files': [{
+            'path': p,
+            'starting_time': {'nanoseconds_since_epoch': s or 0},
+            'duration': {'nanoseconds': (e - s) if s is not None else 0},
+            'message_count': c,
+        } for p, s, e, c in files],
+        'custom_data': None,
+        'ros_distro': ros_distro(),
+    }}
+
+
+def write_metadata(uri, metadata):
+    path = os.path.join(uri, 'metadata.yaml')
+    tmp = path + '.tmp'
+    with open(tmp, 'w', encoding='utf-8') as f:
+        yaml.safe_dump(metadata, f, sort_keys=False)
+    os.replace(tmp, path)
+
+
+def read_metadata(uri):
+    path = os.path.join(uri, 'metadata.yaml')
+    try:
+        with open(path, encoding='utf-8') as f:
+            data = yaml.safe_load(f)
+    except OSError:
+        raise ValueError(f"'{uri}' is not a bag: no metadata.yaml") from None
+    try:
+        return data['rosbag2_bagfile_information']
+    except (KeyError, TypeError):
+        raise ValueError(f'{path} has no rosbag2_bagfile_information') from None
+
+
+class FileCheck:
+    """What a scan of one .mcap file found: complete (footer and summary) or truncated."""
+
+    def __init__(self, path):
+        self.path = path
+        self.complete = False
+        self.error = None
+        self.schemas = {}
+        self.channels = {}
+        self.counts = {}
+        self.start = None
+        self.end = None
+
+    @property
+    def count(self):
+        return sum(self.counts.values())
+
+
+def scan_file(path, on_message=None):
+    """Read every record that can be read from `path`, in file order, without the summary
+    (so a killed recorder's file yields all its complete chunks). `on_message(schema,
+    channel, message)` is called for each message."""
+    check = FileCheck(path)
+    try:
+        with open(path, 'rb') as f:
+            for record in StreamReader(f, skip_magic=False).records:
+                if isinstance(record, Schema):
+                    check.schemas[record.id] = record
+                elif isinstance(record, Channel):
+                    check.channels[record.id] = record
+                elif isinstance(record, Message):
+                    channel = check.channels[record.channel_id]
+                    check.counts[channel.topic] = check.counts.get(channel.topic, 0) + 1
+                    t = record.log_time
+                    check.start = t if check.start is None else min(check.start, t)
+                    check.end = t if check.end is None else max(check.end, t)
+                    if on_message:
+                        on_message(check.schemas.get(channel.schema_id), channel, record)
+        check.complete = True
+    except (McapError, EOFError, ValueError, KeyError, OSError) as exc:
+        check.error = f'{type(exc).__name__}: {exc}' if str(exc) else type(exc).__name__
+    if check.complete:
+        try:
+            with open(path, 'rb') as f:
+                if make_reader(f).get_summary() is None:
+                    check.complete = False
+                    check.error = 'no summary section'
+        except (McapError, EOFError, ValueError, OSError) as exc:
+            check.complete = False
+            check.error = str(exc) or type(exc).__name__
+    return check
+
+
+def bag_files(uri):
+    """Paths of the bag's .mcap files: those metadata.yaml lists plus any found beside it
+    (a split file that a killed recorder never listed)."""
+    listed = []
+    try:
+        listed = [os.path.join(uri, p) for p in read_metadata(uri).get('relative_file_paths')
+                  or []]
+    except ValueError:
+        pass
+    found = sorted((os.path.join(uri, n) for n in os.listdir(uri) if n.endswith('.mcap')),
+                   key=_file_index)
+    return listed + [p for p in found if p not in listed]
+
+
+def _file_index(path):
+    stem = os.path.basename(path)[:-len('.mcap')]
+    tail = stem.rsplit('_', 1)[-1]
+    return (int(tail) if tail.isdigit() else 0, stem)
+
+
+def read_messages(uri, topics=None):
+    """Yield (topic, type, cdr bytes, log_time, publish_time) of every message of the bag in
+    log-time order, file by file (uses each file's index when complete)."""
+    for path in bag_files(uri):
+        with open(path, 'rb') as f:
+            reader = make_reader(f)
+            try:
+                summary = reader.get_summary()
+            except (McapError, EOFError, ValueError):
+                summary = None
+            if summary is None:
+                raise ValueError(f'{path} is truncated (recorder killed?): '
+                                 f'run `ros2 bag reindex {uri}` first')
+            for schema, channel, message in reader.iter_messages(
+                    topics=topics, log_time_order=True):
+                yield (channel.topic, schema.name if schema else '', message.data,
+                       message.log_time, message.publish_time)
+
+
+def reindex(uri, out=print):
+    """Recover a bag whose recorder was killed: rewrite every readable message of each
+    truncated file into a complete file and regenerate metadata.yaml. Returns the number of
+    messages recovered."""
+    meta = {}
+    try:
+        meta = read_metadata(uri)
+    except ValueError:
+        pass
+    offered = {}
+    for t in meta.get('topics_with_message_count') or []:
+        tm = t['topic_metadata']
+        offered[tm['name']] = (tm['type'], qos_util.parse_profiles(tm['offered_qos_profiles']),
+                               tm.get('type_description_hash', ''))
+    topics = {}
+    files = []
+    recovered = 0
+    for path in bag_files(uri):
+        check = scan_file(path)
+        rel = os.path.basename(path)
+        if not check.complete:
+            recovered += _rewrite(path, check)
+            out(f'{rel}: truncated ({check.error}); recovered {check.count} messages')
+        for channel in check.channels.values():
+            schema = check.schemas.get(channel.schema_id)
+            type_name, profiles, type_hash = offered.get(
+                channel.topic, (schema.name if schema else '', qos_util.parse_profiles(
+                    channel.metadata.get('offered_qos_profiles', '')), ''))
+            topic = topics.setdefault(channel.topic, TopicInfo(channel.topic, type_name,
+                                                               profiles, type_hash))
+            topic.count += check.counts.get(channel.topic, 0)
+        files.append((rel, check.start, check.end, check.count))
+    write_metadata(uri, build_metadata(topics.values(), files))
+    return recovered
+
+
+def _rewrite(path, check):
+    tmp = path + '.reindex'
+    with open(tmp, 'wb') as stream:
+        writer = Writer(stream, chunk_size=CHUNK_SIZE, compression=CompressionType.NONE)
+        writer.start(profile='ros2', library=LIBRARY)
+        schema_ids, channel_ids = {}, {}
+
+        def on_message(schema, channel, message):
+            if schema is not None and schema.id not in schema_ids:
+                schema_ids[schema.id] = writer.register_schema(schema.name, schema.encoding,
+                                                               schema.data)
+            if channel.id not in channel_ids:
+                channel_ids[channel.id] = writer.register_channel(
+                    channel.topic, channel.message_encoding,
+                    schema_ids.get(channel.schema_id, 0), channel.metadata)
+            writer.add_message(channel_ids[channel.id], message.log_time, message.data,
+                               message.publish_time, message.sequence)
+
+        scan_file(path, on_message)
+        writer.finish()
+    os.replace(tmp, path)
+    return check.count
+
+
+def now_ns():
+    return time.time_ns()

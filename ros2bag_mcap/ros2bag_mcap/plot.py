@@ -1,0 +1,174 @@
+# SPDX-License-Identifier: Apache-2.0
+"""bag_plot: PNG figures from a bag.
+
+- `hb50_joints*.png`: HB50 joint position/velocity/torque vs time (every BridgeData topic).
+- `pnd_lowstate*.png`: PND Adam LowState motor q/dq/tau_est vs time (every LowState topic).
+- `topic_rates.png`: received rate of every topic over time.
+
+Messages are decoded with mcap-ros2-support from the schemas stored in the bag, so the
+plots need neither this workspace nor the vendor packages installed.
+"""
+
+import argparse
+import os
+import sys
+
+import matplotlib
+matplotlib.use('Agg')
+import matplotlib.pyplot as plt  # noqa: E402
+from mcap.reader import make_reader  # noqa: E402
+from mcap_ros2.decoder import DecoderFactory  # noqa: E402
+import numpy as np  # noqa: E402
+
+from .bag import bag_files, read_metadata  # noqa: E402
+
+HB50_TYPE = 'hb50_commons/msg/BridgeData'
+LOWSTATE_TYPE = 'pnd_adam/msg/LowState'
+RATE_BIN = 0.5  # s
+
+
+def _safe(topic):
+    return topic.strip('/').replace('/', '_') or 'root'
+
+
+def load(uri):
+    """{topic: (type, [log_time ns], [decoded message or None])}; only the HB50 and PND
+    types are decoded, the rest only timed."""
+    topics = {}
+    factory = DecoderFactory()
+    decoders = {}
+    for path in bag_files(uri):
+        with open(path, 'rb') as f:
+            reader = make_reader(f)
+            for schema, channel, message in reader.iter_messages(log_time_order=True):
+                type_name = schema.name if schema else ''
+                entry = topics.setdefault(channel.topic, (type_name, [], []))
+                entry[1].append(message.log_time)
+                if type_name in (HB50_TYPE, LOWSTATE_TYPE):
+                    if schema.id not in decoders:
+                        decoders[schema.id] = factory.decoder_for('cdr', schema)
+                    entry[2].append(decoders[schema.id](message.data))
+                else:
+                    entry[2].append(None)
+    return topics
+
+
+def _lines(fig):
+    """{axes title: {line label: (x, y)}}: what the figure shows, read back from it."""
+    out = {}
+    for ax in fig.axes:
+        out[ax.get_title()] = {ln.get_label(): (np.asarray(ln.get_xdata()),
+                                                np.asarray(ln.get_ydata()))
+                               for ln in ax.get_lines()}
+    return out
+
+
+def _save(fig, path):
+    data = _lines(fig)
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+    return data
+
+
+def plot_hb50(topic, times, msgs, t0, path):
+    t = (np.asarray(times, dtype=np.int64) - t0) / 1e9
+    names = list(msgs[0].joint_name) or [f'j{i}' for i in range(len(msgs[0].joint_position))]
+    fields = (('joint_position', 'position', 'rad'), ('joint_velocity', 'velocity', 'rad/s'),
+              ('joint_effort', 'torque', 'N·m'))
+    fig, axes = plt.subplots(3, 1, figsize=(12, 10), sharex=True)
+    for ax, (field, label, unit) in zip(axes, fields):
+        values = np.array([list(getattr(m, field)) for m in msgs], dtype=np.float64)
+        for j, name in enumerate(names):
+            ax.plot(t, values[:, j], label=name, linewidth=0.8)
+        ax.set_title(f'HB50 joint {label} ({topic})')
+        ax.set_ylabel(f'{label} [{unit}]')
+        ax.grid(True, alpha=0.3)
+        ax.legend(loc='upper right', ncol=6, fontsize=7)
+    axes[-1].set_xlabel('time since bag start [s]')
+    fig.tight_layout()
+    return _save(fig, path)
+
+
+def plot_lowstate(topic, times, msgs, t0, path):
+    t = (np.asarray(times, dtype=np.int64) - t0) / 1e9
+    n = len(msgs[0].motor_state)
+    fields = (('q', 'position q', 'rad'), ('dq', 'velocity dq', 'rad/s'),
+              ('tau_est', 'torque tau_est', 'N·m'))
+    fig, axes = plt.subplots(3, 1, figsize=(12, 10), sharex=True)
+    for ax, (field, label, unit) in zip(axes, fields):
+        values = np.array([[getattr(ms, field) for ms in m.motor_state] for m in msgs],
+                          dtype=np.float64)
+        for j in range(n):
+            ax.plot(t, values[:, j], label=f'motor {j}', linewidth=0.8)
+        ax.set_title(f'PND lowstate {label} ({topic})')
+        ax.set_ylabel(f'{label} [{unit}]')
+        ax.grid(True, alpha=0.3)
+        ax.legend(loc='upper right', ncol=8, fontsize=6)
+    axes[-1].set_xlabel('time since bag start [s]')
+    fig.tight_layout()
+    return _save(fig, path)
+
+
+def rate_series(times, t0, t_end, bin_s=RATE_BIN):
+    """(bin centres s, messages/s per bin) of one topic."""
+    edges = np.arange(0.0, max(t_end - t0, 1) / 1e9 + bin_s, bin_s)
+    counts, _ = np.histogram((np.asarray(times, dtype=np.int64) - t0) / 1e9, bins=edges)
+    return (edges[:-1] + edges[1:]) / 2, counts / bin_s
+
+
+def plot_rates(topics, t0, t_end, path):
+    fig, ax = plt.subplots(figsize=(12, 6))
+    for topic in sorted(topics):
+        x, y = rate_series(topics[topic][1], t0, t_end)
+        ax.plot(x, y, label=topic, linewidth=1.0, drawstyle='steps-mid')
+    ax.set_title(f'Per-topic message rate ({RATE_BIN:g} s bins)')
+    ax.set_xlabel('time since bag start [s]')
+    ax.set_ylabel('rate [messages/s]')
+    ax.grid(True, alpha=0.3)
+    ax.legend(loc='center left', bbox_to_anchor=(1.0, 0.5), fontsize=8)
+    fig.tight_layout()
+    return _save(fig, path)
+
+
+def plot_bag(uri, outdir):
+    """Write the figures; returns {png path: {axes title: {label: (x, y)}}}."""
+    read_metadata(uri)
+    topics = load(uri)
+    os.makedirs(outdir, exist_ok=True)
+    every = [t for _, times, _ in topics.values() for t in times]
+    if not every:
+        raise ValueError(f'{uri} has no messages')
+    t0, t_end = min(every), max(every)
+    out = {}
+    for topic, (type_name, times, msgs) in sorted(topics.items()):
+        if type_name == HB50_TYPE and msgs:
+            path = os.path.join(outdir, f'hb50_joints_{_safe(topic)}.png')
+            out[path] = plot_hb50(topic, times, msgs, t0, path)
+        elif type_name == LOWSTATE_TYPE and msgs:
+            path = os.path.join(outdir, f'pnd_lowstate_{_safe(topic)}.png')
+            out[path] = plot_lowstate(topic, times, msgs, t0, path)
+    path = os.path.join(outdir, 'topic_rates.png')
+    out[path] = plot_rates(topics, t0, t_end, path)
+    return out
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(prog='bag_plot', description=__doc__.split('\n')[0])
+    parser.add_argument('bag', help='bag directory')
+    parser.add_argument('-o', '--output', default=None,
+                        help='folder for the PNG files (default <bag>/plots)')
+    args = parser.parse_args(argv)
+    try:
+        written = plot_bag(args.bag, args.output or os.path.join(args.bag, 'plots'))
+    except (ValueError, OSError) as exc:
+        print(f'error: {exc}', file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 0
+    for path in written:
+        print(path)
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -1,0 +1,158 @@
+# SPDX-License-Identifier: Apache-2.0
+"""QoS shared by the recorder, the player and the Foxglove server.
+
+- `matching_profile`: a subscription that receives from every publisher of a topic (best
+  effort as soon as one publisher is best effort, transient local only if all are), with a
+  deep history so a busy process never overwrites a sample it has not taken yet.
+- The rosbag2 (metadata version 9) dictionary form of a profile, used in metadata.yaml, in the
+  MCAP channel's `offered_qos_profiles` and in `--qos-profile-overrides-path` files.
+"""
+
+import yaml
+from rclpy.duration import Duration
+from rclpy.qos import DurabilityPolicy, HistoryPolicy, LivelinessPolicy, QoSProfile, \
+    ReliabilityPolicy
+
+_POLICIES = {
+    'history': HistoryPolicy,
+    'reliability': ReliabilityPolicy,
+    'durability': DurabilityPolicy,
+    'liveliness': LivelinessPolicy,
+}
+_DURATIONS = ('deadline', 'lifespan', 'liveliness_lease_duration')
+
+
+def offered_profiles(node, topic):
+    """QoS profiles of the publishers of `topic` seen in the graph right now."""
+    return [info.qos_profile for info in node.get_publishers_info_by_topic(topic)]
+
+
+def type_hash(node, topic):
+    """The RIHS01 type hash the topic's first publisher announces ('' if none)."""
+    for info in node.get_publishers_info_by_topic(topic):
+        return str(getattr(info, 'topic_type_hash', '') or '')
+    return ''
+
+
+def matching_profile(offered, depth):
+    """Subscription profile compatible with every profile in `offered`."""
+    best_effort = any(p.reliability == ReliabilityPolicy.BEST_EFFORT for p in offered)
+    transient = bool(offered) and all(
+        p.durability == DurabilityPolicy.TRANSIENT_LOCAL for p in offered)
+    return QoSProfile(
+        history=HistoryPolicy.KEEP_LAST, depth=depth,
+        reliability=ReliabilityPolicy.BEST_EFFORT if best_effort else ReliabilityPolicy.RELIABLE,
+        durability=DurabilityPolicy.TRANSIENT_LOCAL if transient else DurabilityPolicy.VOLATILE)
+
+
+def _duration_dict(value):
+    ns = value.nanoseconds if isinstance(value, Duration) else int(value)
+    sec, nsec = divmod(ns, 1_000_000_000)
+    return {'sec': sec, 'nsec': nsec}
+
+
+def to_dict(profile):
+    """rosbag2 v9 dictionary of a QoSProfile (policy names in lower case)."""
+    out = {}
+    for key in ('history', 'depth', 'reliability', 'durability', 'deadline', 'lifespan',
+                'liveliness', 'liveliness_lease_duration', 'avoid_ros_namespace_conventions'):
+        value = getattr(profile, key)
+        if key in _POLICIES:
+            out[key] = _POLICIES[key](value).name.lower()
+        elif key in _DURATIONS:
+            out[key] = _duration_dict(value)
+        elif key == 'depth':
+            out[key] = int(value)
+        else:
+            out[key] = bool(value)
+    return out
+
+
+def dump_profiles(profiles):
+    """The YAML text of a list of profiles (MCAP channel metadata `offered_qos_profiles`)."""
+    return yaml.safe_dump([to_dict(p) for p in profiles], sort_keys=False).strip() \
+        if profiles else ''
+
+
+def _policy(kind, value):
+    enum = _POLICIES[kind]
+    if isinstance(value, int):
+        return enum(value)
+    try:
+        return enum[str(value).upper()]
+    except KeyError:
+        raise ValueError(f'unknown {kind} policy {value!r}') from None
+
+
+def from_dict(d, base=None):
+    """QoSProfile from a rosbag2 dictionary (v8 integers or v9 names); keys missing from `d`
+    keep the values of `base` (default: KEEP_LAST 10, RELIABLE, VOLATILE)."""
+    if not isinstance(d, dict):
+        raise ValueError(f'a QoS profile must be a mapping, not {d!r}')
+    base = base or QoSProfile(depth=10)
+    kwargs = {'history': base.history, 'depth': max(1, base.depth),
+              'reliability': base.reliability, 'durability': base.durability}
+    for key, value in d.items():
+        if key in _POLICIES:
+            kwargs[key] = _policy(key, value)
+        elif key == 'depth':
+            kwargs['depth'] = int(value)
+        elif key in _DURATIONS:
+            if not isinstance(value, dict) or set(value) - {'sec', 'nsec'}:
+                raise ValueError(f'{key} must be a mapping with sec and nsec')
+            kwargs[key] = Duration(seconds=int(value.get('sec', 0)),
+                                   nanoseconds=int(value.get('nsec', 0)))
+        elif key == 'avoid_ros_namespace_conventions':
+            kwargs[key] = bool(value)
+        else:
+            raise ValueError(f'unknown QoS key {key!r}')
+    if kwargs['history'] == HistoryPolicy.KEEP_LAST and kwargs['depth'] < 1:
+        kwargs['depth'] = 1
+    return QoSProfile(**kwargs)
+
+
+def parse_profiles(text_or_list):
+    """List of QoSProfile from metadata (a v9 list or a v8 YAML string)."""
+    items = yaml.safe_load(text_or_list) if isinstance(text_or_list, str) else text_or_list
+    return [from_dict(d) for d in items or []]
+
+
+def load_overrides(path):
+    """{topic: QoSProfile} from a rosbag2 --qos-profile-overrides-path YAML file."""
+    try:
+        with open(path, encoding='utf-8') as f:
+            data = yaml.safe_load(f) or {}
+    except OSError as exc:
+        raise ValueError(f'cannot read QoS overrides {path}: {exc.strerror}') from None
+    except yaml.YAMLError as exc:
+        raise ValueError(f'QoS overrides {path} is not valid YAML: {exc}') from None
+    if not isinstance(data, dict):
+        raise ValueError(f'QoS overrides {path}: expected a mapping of topic -> profile')
+    out = {}
+    for topic, d in data.items():
+        try:
+            out[str(topic)] = from_dict(d)
+        except (ValueError, TypeError) as exc:
+            raise ValueError(f'QoS overrides {path}, topic {topic}: {exc}') from None
+    return out
+
+
+def playback_profile(offered):
+    """Publisher profile for replay: the recorded one when all publishers agreed, otherwise
+    the most permissive one that every recorded subscriber could still match."""
+    if not offered:
+        return QoSProfile(depth=10)
+    first = offered[0]
+    keys = ('history', 'depth', 'reliability', 'durability')
+    if all(all(getattr(p, k) == getattr(first, k) for k in keys) for p in offered):
+        # The graph reports no history/depth of remote publishers (unknown, 0): rosbag2's
+        # default depth then.
+        known = first.history in (HistoryPolicy.KEEP_LAST, HistoryPolicy.KEEP_ALL)
+        return QoSProfile(history=first.history if known else HistoryPolicy.KEEP_LAST,
+                          depth=first.depth if known and first.depth > 0 else 10,
+                          reliability=first.reliability, durability=first.durability)
+    return QoSProfile(depth=max(10, max(p.depth for p in offered)),
+                      reliability=ReliabilityPolicy.RELIABLE,
+                      durability=DurabilityPolicy.TRANSIENT_LOCAL
+                      if any(p.durability == DurabilityPolicy.TRANSIENT_LOCAL for p in offered)
+                      else DurabilityPolicy.VOLATILE)

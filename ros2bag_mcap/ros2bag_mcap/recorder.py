@@ -1,0 +1,168 @@
+# SPDX-License-Identifier: Apache-2.0
+"""`ros2 bag record`: serialized messages from raw subscriptions into a rosbag2 MCAP bag.
+
+Never deserializes. Each topic is subscribed with a profile that matches all of its
+publishers (best effort when one is), with a deep KEEP_LAST history so that samples queue in
+DDS while this process is busy instead of being overwritten. Topics appearing later are
+picked up by a 100 ms graph poll, as rosbag2 does.
+"""
+
+import re
+import signal
+import sys
+import time
+
+import rclpy
+from rclpy.signals import SignalHandlerOptions
+
+from . import qos as qos_util
+from .bag import BagWriter
+from .schema import DefinitionNotFound, message_class
+
+HISTORY_DEPTH = 1000
+DISCOVERY_PERIOD = 0.1
+
+
+class Recorder:
+    """Subscribes and writes; `spin()` runs until `stop()` (or a signal) and closes the bag."""
+
+    def __init__(self, uri, topics=(), all_topics=False, regex=None, overrides=None,
+                 max_bag_duration=0.0, include_hidden=False, out=print, context=None):
+        self.out = out
+        self.wanted = set(topics)
+        self.all = all_topics
+        self.regex = re.compile(regex) if regex else None
+        self.overrides = overrides or {}
+        self.include_hidden = include_hidden
+        self.writer = BagWriter(uri, max_bag_duration)
+        self.node = rclpy.create_node('ros2bag_mcap_recorder', context=context,
+                                      start_parameter_services=False)
+        self.subscriptions = {}
+        self.skipped = set()
+        self._stop = False
+        self._seq = {}
+        self._last_flush = time.monotonic()
+
+    def wants(self, topic):
+        if topic in self.wanted:
+            return True
+        if not self.include_hidden and any(p.startswith('_') for p in topic.split('/')):
+            return False
+        return self.all or bool(self.regex and self.regex.search(topic))
+
+    def discover(self):
+        for topic, types in self.node.get_topic_names_and_types():
+            if topic in self.subscriptions or topic in self.skipped or not self.wants(topic):
+                continue
+            offered = qos_util.offered_profiles(self.node, topic)
+            if not offered:
+                continue     # only a subscriber so far: wait for a publisher's QoS
+            type_name = types[0]
+            try:
+                msg_type = message_class(type_name)
+                self.writer.add_topic(topic, type_name, offered,
+                                      qos_util.type_hash(self.node, topic))
+            except DefinitionNotFound as exc:
+                self.out(f'[WARN] not recording {topic}: {exc}', file=sys.stderr)
+                self.skipped.add(topic)
+                continue
+            profile = self.overrides.get(topic) or qos_util.matching_profile(
+                offered, HISTORY_DEPTH)
+            self._seq[topic] = 0
+            self.subscriptions[topic] = self.node.create_subscription(
+                msg_type, topic, self._callback(topic), profile, raw=True)
+            self.out(f'[INFO] Subscribed to topic {topic} ({type_name}, '
+                     f'{qos_util.to_dict(profile)["reliability"]})')
+
+    def _callback(self, topic):
+        writer = self.writer
+        seq = self._seq
+
+        # rclpy's EventsExecutor (the cheapest to receive with) passes no MessageInfo with a
+        # raw subscription: the receive time is taken here, and is also the publish time.
+        def on_message(data):
+            n = seq[topic] + 1
+            seq[topic] = n
+            recv = time.time_ns()
+            writer.write(topic, data, recv, recv, n)
+        return on_message
+
+    def stop(self, *_):
+        self._stop = True
+
+    def spin(self, executor):
+        executor.add_node(self.node)
+        next_discovery = 0.0
+        try:
+            while not self._stop and self.node.context.ok():
+                now = time.monotonic()
+                if now >= next_discovery:
+                    self.discover()
+                    next_discovery = now + DISCOVERY_PERIOD
+                executor.spin_once(timeout_sec=0.05)
+                if now - self._last_flush > 1.0:
+                    self.writer.flush()
+                    self._last_flush = now
+            # Take what is already queued before closing.
+            end = time.monotonic() + 0.2
+            while time.monotonic() < end and self.node.context.ok():
+                executor.spin_once(timeout_sec=0.02)
+        finally:
+            for sub in self.subscriptions.values():
+                self.node.destroy_subscription(sub)
+            self.writer.close()
+            self.report()
+
+    def report(self):
+        w = self.writer
+        self.out(f'[INFO] Recording stopped: {w.uri}')
+        for topic in sorted(w.topics):
+            self.out(f'[INFO]   {topic}: {w.topics[topic].count} messages written')
+        total = sum(t.count for t in w.topics.values())
+        self.out(f'[INFO] {total} messages in {len(w.files)} file(s)')
+
+    def close(self):
+        self.node.destroy_node()
+
+
+def default_name():
+    return time.strftime('rosbag2_%Y_%m_%d-%H_%M_%S')
+
+
+def run(args):
+    """Entry of the record verb (parsed argparse namespace)."""
+    if not args.all and not args.topics and not args.regex:
+        print('error: give topics, -a/--all or -e/--regex', file=sys.stderr)
+        return 2
+    overrides = {}
+    if args.qos_profile_overrides_path:
+        try:
+            overrides = qos_util.load_overrides(args.qos_profile_overrides_path)
+        except ValueError as exc:
+            print(f'error: {exc}', file=sys.stderr)
+            return 2
+    if args.max_bag_duration < 0:
+        print('error: --max-bag-duration must be >= 0', file=sys.stderr)
+        return 2
+    uri = args.output or default_name()
+    rclpy.init(args=args.ros_args, signal_handler_options=SignalHandlerOptions.NO)
+    recorder = None
+    try:
+        try:
+            recorder = Recorder(uri, args.topics, args.all, args.regex, overrides,
+                                args.max_bag_duration, args.include_hidden_topics)
+        except (FileExistsError, OSError) as exc:
+            print(f'error: {exc}', file=sys.stderr)
+            return 1
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(sig, recorder.stop)
+        from rclpy.experimental import EventsExecutor
+        executor = EventsExecutor()
+        print(f'[INFO] Recording to {uri} (Ctrl-C stops and closes the bag)', flush=True)
+        recorder.spin(executor)
+        executor.shutdown(timeout_sec=1.0)
+        return 0
+    finally:
+        if recorder is not None:
+            recorder.close()
+        rclpy.try_shutdown()

@@ -1,0 +1,131 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Test helpers shared by the ros2bag_mcap and foxglove_live tests: an isolated DDS domain,
+the HB50 stack as subprocesses, and a live probe that keeps what it receives."""
+
+import os
+import random
+import re
+import signal
+import subprocess
+import tempfile
+import threading
+import time
+
+DOMAIN_RANGE = (110, 119)
+HB50_EXECUTABLES = ('bridge_node', 'control_node', 'heartbeat_monitor')
+PUBLISHED = re.compile(r'published n=(\d+) t_ns=(\d+)')
+
+
+def isolate():
+    os.environ['ROS_DOMAIN_ID'] = str(random.randint(*DOMAIN_RANGE))
+    os.environ['ROS_AUTOMATIC_DISCOVERY_RANGE'] = 'LOCALHOST'
+
+
+def executable(package, name):
+    from ament_index_python.packages import get_package_prefix
+    return os.path.join(get_package_prefix(package), 'lib', package, name)
+
+
+def start(args):
+    log = tempfile.TemporaryFile(mode='w+')
+    proc = subprocess.Popen(args, stdout=log, stderr=subprocess.STDOUT, text=True,
+                            start_new_session=True)
+    proc.log = log
+    return proc
+
+
+def stop(proc, timeout=10.0, sig=signal.SIGINT):
+    """Signal, wait, return (exit code, output)."""
+    if proc.poll() is None:
+        proc.send_signal(sig)
+        try:
+            proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout)
+    proc.log.seek(0)
+    out = proc.log.read()
+    proc.log.close()
+    return proc.returncode, out
+
+
+def start_hb50_stack(debug_counts=True):
+    """bridge_node, control_node, heartbeat_monitor with the installed params file; with
+    debug_counts the 500 Hz nodes log `published n=... t_ns=...` at 10 Hz."""
+    from ament_index_python.packages import get_package_share_directory
+    params = os.path.join(get_package_share_directory('hb50_nodes'), 'config', 'hb50.yaml')
+    procs = {}
+    for name in HB50_EXECUTABLES:
+        args = [executable('hb50_nodes', name), '--ros-args', '--params-file', params]
+        if debug_counts and name != 'heartbeat_monitor':
+            args += ['--log-level', f'{name}:=debug']
+        procs[name] = start(args)
+    return procs
+
+
+def published_counts(output):
+    """[(n, t_ns)] of a 500 Hz node's debug lines: the first n samples were stamped
+    before t_ns, sample n+1 after it."""
+    return [(int(n), int(t)) for n, t in PUBLISHED.findall(output)]
+
+
+def wait_for(predicate, timeout, period=0.05):
+    deadline = time.monotonic() + timeout
+    while True:
+        value = predicate()
+        if value or time.monotonic() > deadline:
+            return value
+        time.sleep(period)
+
+
+class Probe:
+    """A live subscriber (own context, EventsExecutor on a thread) keeping (receive ns,
+    message or raw bytes) per topic."""
+
+    def __init__(self, topics, raw=False, depth=1000):
+        import rclpy
+        from rclpy.experimental import EventsExecutor
+        from rclpy.qos import QoSProfile, ReliabilityPolicy
+
+        from .schema import message_class
+        self.context = rclpy.Context()
+        self.context.init()
+        self.node = rclpy.create_node('bag_test_probe', context=self.context,
+                                      start_parameter_services=False)
+        self.lock = threading.Lock()
+        self.records = {t: [] for t in topics}
+        for topic, type_name in topics.items():
+            reliable = topic.endswith(('10hz', 'status', 'heartbeat'))
+            profile = QoSProfile(depth=depth, reliability=ReliabilityPolicy.RELIABLE
+                                 if reliable else ReliabilityPolicy.BEST_EFFORT)
+            self.node.create_subscription(message_class(type_name), topic, self._cb(topic),
+                                          profile, raw=raw)
+        self.executor = EventsExecutor(context=self.context)
+        self.executor.add_node(self.node)
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._spin, daemon=True)
+        self._thread.start()
+
+    def _cb(self, topic):
+        rec = self.records[topic]
+
+        def cb(msg):
+            t = time.time_ns()
+            with self.lock:
+                rec.append((t, msg))
+        return cb
+
+    def _spin(self):
+        while not self._stop.is_set():
+            self.executor.spin_once(timeout_sec=0.05)
+
+    def count(self, topic):
+        with self.lock:
+            return len(self.records[topic])
+
+    def close(self):
+        self._stop.set()
+        self._thread.join(2.0)
+        self.executor.shutdown(timeout_sec=1.0)
+        self.node.destroy_node()
+        self.context.try_shutdown()

@@ -1,0 +1,27 @@
+# SPDX-License-Identifier: Apache-2.0
+from setuptools import find_packages, setup
+
+package_name = 'ros2bag_mcap'
+
+setup(
+    name=package_name,
+    version='0.1.0',
+    packages=find_packages(exclude=['test']),
+    data_files=[
+        ('share/ament_index/resource_index/packages', ['resource/' + package_name]),
+        ('share/' + package_name, ['package.xml', 'README.md']),
+    ],
+    install_requires=['setuptools'],
+    zip_safe=True,
+    maintainer='Workspace maintainers',
+    maintainer_email='dev@workspace.local',
+    description='rosbag2-format MCAP bags (record/play/info/reindex) and bag plots on rclpy.',
+    license='Apache-2.0',
+    tests_require=['pytest'],
+    entry_points={
+        'console_scripts': [
+            'ros2bag = ros2bag_mcap.cli:console_main',
+            'bag_plot = ros2bag_mcap.plot:main',
+        ],
+    },
+)

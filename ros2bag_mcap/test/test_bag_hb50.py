@@ -1,0 +1,259 @@
+# SPDX-License-Identifier: Apache-2.0
+"""20 s of the running HB50 stack recorded, read back independently, replayed and plotted."""
+
+import os
+import time
+
+import numpy as np
+import pytest
+import yaml
+
+from ros2bag_mcap import testing as th
+
+HB50_TOPICS = {
+    '/hb50/bridge_data': 'hb50_commons/msg/BridgeData',
+    '/hb50/bridge_state': 'hb50_commons/msg/BridgeState',
+    '/hb50/bridge_state_10hz': 'hb50_commons/msg/BridgeState',
+    '/hb50/joint_command': 'hb50_commons/msg/JointCommand',
+    '/hb50/robot_state': 'hb50_commons/msg/RobotState',
+    '/hb50/robot_state_10hz': 'hb50_commons/msg/RobotState',
+    '/hb50/status': 'hb50_commons/msg/Status',
+    '/hb50/heartbeat': 'hb50_commons/msg/Status',
+}
+# 500 Hz topics -> node whose debug line counts them; 10 Hz ones repeat every 50th sample.
+FAST = {'/hb50/bridge_data': ('bridge_node', 1), '/hb50/bridge_state': ('bridge_node', 1),
+        '/hb50/bridge_state_10hz': ('bridge_node', 50),
+        '/hb50/joint_command': ('control_node', 1), '/hb50/robot_state': ('control_node', 1),
+        '/hb50/robot_state_10hz': ('control_node', 50)}
+RECORD_S = 20.0
+
+
+def ros2bag():
+    return th.executable('ros2bag_mcap', 'ros2bag')
+
+
+def stamp_ns(msg):
+    return msg.header.stamp.sec * 1_000_000_000 + msg.header.stamp.nanosec
+
+
+@pytest.fixture(scope='module')
+def session(tmp_path_factory):
+    th.isolate()
+    out = {'dir': tmp_path_factory.mktemp('bag')}
+    bag = str(out['dir'] / 'hb50')
+    stack = th.start_hb50_stack()
+    probe = th.Probe(HB50_TOPICS)
+    try:
+        assert th.wait_for(lambda: probe.count('/hb50/robot_state') > 100, 20), \
+            'the HB50 stack did not come up'
+        rec = th.start([ros2bag(), 'record', '-a', '-o', bag])
+        time.sleep(RECORD_S)
+        outputs = {name: th.stop(p)[1] for name, p in stack.items()}
+        time.sleep(0.5)
+        rc, rec_out = th.stop(rec)
+    finally:
+        for p in stack.values():
+            if p.poll() is None:
+                th.stop(p)
+        probe.close()
+    out.update(bag=bag, probe=probe, outputs=outputs, rec_rc=rc, rec_out=rec_out)
+    return out
+
+
+@pytest.fixture(scope='module')
+def bag_messages(session):
+    """{topic: [(log_time, deserialized)]} read with rosbags (the recorder writes with mcap)."""
+    from pathlib import Path
+
+    from rosbags.highlevel import AnyReader
+    from rosbags.typesys import get_typestore, Stores
+    msgs = {}
+    with AnyReader([Path(session['bag'])],
+                   default_typestore=get_typestore(Stores.EMPTY)) as reader:
+        for conn, t, raw in reader.messages():
+            msgs.setdefault(conn.topic, []).append((t, reader.deserialize(raw, conn.msgtype)))
+    return msgs
+
+
+def test_recorder_closes_cleanly_and_reports_counts(session):
+    assert session['rec_rc'] == 0, session['rec_out']
+    assert 'Traceback' not in session['rec_out']
+    for topic in HB50_TOPICS:
+        if topic != '/hb50/status':
+            assert f'{topic}: ' in session['rec_out']
+    rc = th.start([ros2bag(), 'info', session['bag']])
+    rc.wait(60)
+    code, text = th.stop(rc)
+    assert code == 0, text
+    assert 'Topic: /hb50/bridge_data | Type: hb50_commons/msg/BridgeData' in text
+
+
+def test_none_lost_against_publisher_counts(session, bag_messages):
+    for topic, (node, every) in FAST.items():
+        marks = th.published_counts(session['outputs'][node])
+        assert len(marks) > 150, f'{node} debug counts missing'
+        stamps = np.array([stamp_ns(m) for _, m in bag_messages[topic]], dtype=np.int64)
+        # The window starts at a count mark after the recorder's first message of the topic.
+        first = stamps.min()
+        start = next((n, t) for n, t in marks if t > first)
+        end = marks[-1]
+        expected = (end[0] - start[0]) // every
+        got = int(np.count_nonzero((stamps > start[1]) & (stamps <= end[1])))
+        assert end[1] - start[1] > 15e9, 'window shorter than 15 s'
+        assert got == expected, f'{topic}: {expected - got} of {expected} lost'
+        assert len(np.unique(stamps)) == len(stamps), f'{topic}: duplicates'
+
+
+def _equal(live, other):
+    """Field-by-field comparison of an rclpy message with a rosbags one."""
+    for field in live.get_fields_and_field_types():
+        a, b = getattr(live, field), getattr(other, field)
+        if hasattr(a, 'get_fields_and_field_types'):
+            if not _equal(a, b):
+                return False
+        elif isinstance(a, bytes):
+            if a[0] != int(b):
+                return False
+        elif isinstance(a, (list, tuple, np.ndarray)) or hasattr(a, 'typecode'):
+            if len(a) and hasattr(a[0], 'get_fields_and_field_types'):
+                if len(a) != len(b) or not all(_equal(x, y) for x, y in zip(a, b)):
+                    return False
+            elif not np.array_equal(np.asarray(a), np.asarray(b)):
+                return False
+        elif a != b:
+            return False
+    return True
+
+
+def test_independent_reader_equals_live_subscriber(session, bag_messages):
+    probe = session['probe']
+    for topic in HB50_TOPICS:
+        by_stamp = {}
+        for _, m in bag_messages.get(topic, []):
+            by_stamp.setdefault((stamp_ns(m), getattr(m, 'reporting_node', '')), m)
+        bag_stamps = [k[0] for k in by_stamp]
+        if not bag_stamps:
+            assert topic == '/hb50/status', f'{topic} not recorded'
+            continue
+        lo, hi = min(bag_stamps) + 1e9, max(bag_stamps) - 1e9
+        live = [m for _, m in probe.records[topic] if lo <= stamp_ns(m) <= hi]
+        assert live, f'{topic}: the live subscriber saw nothing in the window'
+        for m in live:
+            key = (stamp_ns(m), getattr(m, 'reporting_node', ''))
+            assert key in by_stamp, f'{topic}: a live message is missing from the bag'
+            assert _equal(m, by_stamp[key]), f'{topic}: contents differ at {key}'
+
+
+def test_metadata_and_schema_layout(session):
+    from mcap.reader import make_reader
+    from mcap_ros2.decoder import DecoderFactory
+    with open(os.path.join(session['bag'], 'metadata.yaml')) as f:
+        meta = yaml.safe_load(f)
+    info = meta['rosbag2_bagfile_information']
+    # Keys and order of rosbag2_storage's YAML encoder (yaml.hpp), metadata version 9.
+    assert list(info) == ['version', 'storage_identifier', 'duration', 'starting_time',
+                          'message_count', 'topics_with_message_count', 'compression_format',
+                          'compression_mode', 'relative_file_paths', 'files', 'custom_data',
+                          'ros_distro']
+    assert info['version'] == 9 and info['storage_identifier'] == 'mcap'
+    assert info['ros_distro'] == os.environ['ROS_DISTRO']
+    assert info['relative_file_paths'] == ['hb50_0.mcap']
+    assert set(info['files'][0]) == {'path', 'starting_time', 'duration', 'message_count'}
+    topics = {t['topic_metadata']['name']: t for t in info['topics_with_message_count']}
+    tm = topics['/hb50/bridge_data']['topic_metadata']
+    assert list(tm) == ['name', 'type', 'serialization_format', 'offered_qos_profiles',
+                        'type_description_hash']
+    assert tm['serialization_format'] == 'cdr'
+    assert tm['type_description_hash'].startswith('RIHS01_')
+    assert tm['offered_qos_profiles'][0]['reliability'] == 'best_effort'
+    assert topics['/hb50/heartbeat']['topic_metadata'][
+        'offered_qos_profiles'][0]['reliability'] == 'reliable'
+    assert info['message_count'] == sum(t['message_count'] for t in topics.values())
+    with open(os.path.join(session['bag'], 'hb50_0.mcap'), 'rb') as f:
+        reader = make_reader(f)
+        assert reader.get_header().profile == 'ros2'
+        summary = reader.get_summary()
+        schemas = {s.name: s for s in summary.schemas.values()}
+        text = schemas['hb50_commons/msg/BridgeData'].data.decode()
+        assert schemas['hb50_commons/msg/BridgeData'].encoding == 'ros2msg'
+        for dep in ('std_msgs/Header', 'geometry_msgs/Quaternion', 'geometry_msgs/Vector3',
+                    'builtin_interfaces/Time'):
+            assert f'\n{"=" * 80}\nMSG: {dep}\n' in text
+        assert text.count('MSG: geometry_msgs/Vector3') == 1
+        for ch in summary.channels.values():
+            assert ch.message_encoding == 'cdr'
+            assert set(ch.metadata) == {'offered_qos_profiles', 'topic_type_hash'}
+            assert yaml.safe_load(ch.metadata['offered_qos_profiles'])[0]['reliability']
+        records = list(reader.iter_metadata())
+        assert [r.name for r in records] == ['rosbag2']
+        assert yaml.safe_load(records[0].metadata['serialized_metadata'])['version'] == 9
+        # mcap-ros2-support decodes from the stored schema alone.
+        _, channel, message = next(reader.iter_messages(topics=['/hb50/bridge_data']))
+        decoded = DecoderFactory().decoder_for('cdr', schemas['hb50_commons/msg/BridgeData'])(
+            message.data)
+        assert list(decoded.joint_name)[0] == 'fr_j0'
+
+
+def test_replay_count_contents_timing(session, tmp_path):
+    import rclpy  # noqa: F401  (the probe creates its own context)
+    fast = ['/hb50/bridge_data', '/hb50/robot_state', '/hb50/joint_command',
+            '/hb50/bridge_state', '/hb50/heartbeat']
+    offset = 12.0
+    from ros2bag_mcap.bag import read_messages, read_metadata
+    start = read_metadata(session['bag'])['starting_time']['nanoseconds_since_epoch']
+    recorded = {t: [] for t in fast}
+    for topic, _, data, log_time, _ in read_messages(session['bag'], topics=fast):
+        if log_time >= start + offset * 1e9:
+            recorded[topic].append((log_time, bytes(data)))
+    probe = th.Probe({t: HB50_TOPICS[t] for t in fast}, raw=True, depth=5000)
+    try:
+        player = th.start([ros2bag(), 'play', session['bag'], '--topics', *fast,
+                           '--start-offset', str(offset), '--delay', '2'])
+        player.wait(RECORD_S - offset + 30)
+        code, out = th.stop(player)
+        time.sleep(0.3)
+    finally:
+        probe.close()
+    assert code == 0, out
+    assert 'Timing error' in out
+    for topic in fast:
+        rec = recorded[topic]
+        got = probe.records[topic]
+        assert len(got) == len(rec), f'{topic}: replayed {len(got)} of {len(rec)}'
+        assert [bytes(d) for _, d in got] == [d for _, d in rec], f'{topic}: contents differ'
+        if len(rec) > 100:
+            d_rec = np.diff([t for t, _ in rec])
+            d_got = np.diff([t for t, _ in got])
+            err = np.abs(d_got - d_rec) / 1e6
+            assert np.percentile(err, 99) < 1.0, \
+                f'{topic}: inter-arrival p99 error {np.percentile(err, 99):.3f} ms'
+
+
+def test_plots_show_the_bag_data(session, bag_messages, tmp_path):
+    from ros2bag_mcap.plot import plot_bag, RATE_BIN
+    written = plot_bag(session['bag'], str(tmp_path))
+    names = {os.path.basename(p) for p in written}
+    assert {'hb50_joints_hb50_bridge_data.png', 'topic_rates.png'} <= names
+    for path in written:
+        size = os.path.getsize(path)
+        assert 20_000 < size < 5_000_000, f'{path}: {size} bytes'
+        with open(path, 'rb') as f:
+            assert f.read(8) == b'\x89PNG\r\n\x1a\n'
+    lines = written[str(tmp_path / 'hb50_joints_hb50_bridge_data.png')]
+    msgs = bag_messages['/hb50/bridge_data']
+    t0 = min(t for ms in bag_messages.values() for t, _ in ms)
+    expect_t = (np.array([t for t, _ in msgs], dtype=np.int64) - t0) / 1e9
+    titles = {'joint_position': 'HB50 joint position (/hb50/bridge_data)',
+              'joint_velocity': 'HB50 joint velocity (/hb50/bridge_data)',
+              'joint_effort': 'HB50 joint torque (/hb50/bridge_data)'}
+    for field, title in titles.items():
+        for j, name in enumerate(msgs[0][1].joint_name):
+            x, y = lines[title][name]
+            np.testing.assert_allclose(x, expect_t, rtol=0, atol=1e-9)
+            np.testing.assert_array_equal(
+                y, np.array([getattr(m, field)[j] for _, m in msgs], dtype=np.float64))
+    rates = written[str(tmp_path / 'topic_rates.png')]
+    (title, series), = rates.items()
+    x, y = series['/hb50/bridge_data']
+    assert int(round(y.sum() * RATE_BIN)) == len(msgs)
+    assert 400 < np.median(y) < 600
