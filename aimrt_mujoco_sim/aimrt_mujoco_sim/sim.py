@@ -57,7 +57,7 @@ class SimConfig:
 
 
 def load_config(path=None):
-    """SimConfig from defaults and an optional YAML file; ValueError when invalid."""
+    """Return the SimConfig of the defaults and an optional YAML file; ValueError if invalid."""
     data = {}
     if path:
         with open(path, encoding='utf-8') as f:
@@ -151,8 +151,12 @@ class JointTargets:
 
 
 class StatePoster:
-    """One thread POSTing the newest state batch to every address; older batches are dropped
-    when POSTs are slower than the publish rate (bounded queue, bounded timeouts)."""
+    """
+    One thread POSTing the newest state batch to every address.
+
+    Older batches are dropped when POSTs are slower than the publish rate (bounded queue,
+    bounded timeouts).
+    """
 
     def __init__(self, addresses, timeout):
         from aimrt_bridge.http_channel import ChannelPublisher
@@ -378,7 +382,7 @@ def main(argv=None, stop=None):
     try:
         sim.start()
         LOG.info('running: Adam U (%s base), %g Hz physics, states every %d ticks to %s, '
-                 'JointCommand on %s:%d topic %r', cfg.base, cfg.rate_hz, sim.publish_every,
+                 'JointCommand on %s:%s topic %r', cfg.base, cfg.rate_hz, sim.publish_every,
                  cfg.state_addresses, cfg.listen_host, sim.server.port, cfg.command_topic)
         for h in logging.getLogger().handlers:
             h.flush()
