@@ -69,10 +69,11 @@ def load_config(path=None, overrides=None):
 
 def lowstate_from_model(model):
     quat, gyro, acc, ypr, temp = model.imu()
-    motors = [MotorState_(mode=int(model.enabled[i]), q=float(model.q[i]),
-                          dq=float(model.dq[i]), ddq=float(model.ddq[i]),
-                          tau_est=float(model.tau[i]), state=0, reserve=0)
-              for i in range(len(model.q))]
+    modes = model.motor_modes()
+    q, dq, ddq, tau = model.q, model.dq, model.ddq, model.tau
+    motors = [MotorState_(mode=modes[i], q=float(q[i]), dq=float(dq[i]), ddq=float(ddq[i]),
+                          tau_est=float(tau[i]), state=0, reserve=0)
+              for i in range(len(q))]
     battery = BatteryData_(timestamp_ms=model.timestamp_ms(), voltage=model.voltage,
                            current=model.current, power=model.power,
                            wh_accumulated=model.wh_accumulated,
@@ -116,7 +117,13 @@ class AdamSimulator:
     def tick(self):
         self.lowcmd_intake.drain()
         self.handcmd_intake.drain()
+        timeouts = self.model.timeouts
+        # Always the nominal period: a late tick never integrates the wall-clock gap.
         self.model.step(1.0 / self.rate_hz)
+        if self.model.timeouts != timeouts:
+            LOG.warning('no valid lowcmd for %g s: safe damping (kp=0, kd=%g, tau=0) until '
+                        'the next one', self.model.cfg.command_timeout,
+                        self.model.cfg.damping_kd)
         self.lowstate_writer.write(lowstate_from_model(self.model))
         if self.trace is not None:
             self.trace.append((self.model.tick, time.time_ns()))
