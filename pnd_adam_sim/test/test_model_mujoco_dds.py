@@ -1,0 +1,117 @@
+# SPDX-License-Identifier: Apache-2.0
+"""The installed simulator with the shipped config (MuJoCo, fixed base, 0.1 s timeout)."""
+
+import os
+import threading
+import time
+
+from ament_index_python.packages import get_package_share_directory
+from cyclonedds.core import Policy, Qos
+from cyclonedds.domain import DomainParticipant
+from cyclonedds.pub import DataWriter
+from cyclonedds.sub import DataReader
+from cyclonedds.topic import Topic
+from pnd_adam_sim.joints import JOINT_NAMES, LEFT_ARM, NUM_JOINTS, RIGHT_ARM
+from pnd_adam_sim.testing import cyclone_localhost_uri, SimProcess
+from pnd_adam_sim.vendor_idl import LowCmd_, LowState_, MotorCmd_, TOPIC_LOWCMD, TOPIC_LOWSTATE
+import pytest
+
+SHIPPED = os.path.join(get_package_share_directory('pnd_adam_sim'), 'config', 'adam_sim.yaml')
+# The example's arm pose and gains (pnd_adam_examples/config/arm_pose.yaml) with the vendor's
+# waist gains; see test_model_mujoco.py.
+LEFT = [-0.5, 0.3, 0.0, -1.0, 0.0, 0.0, 0.0]
+RIGHT = [-0.5, -0.3, 0.0, -1.0, 0.0, 0.0, 0.0]
+
+
+def pose_cmd():
+    goal = [0.0] * NUM_JOINTS
+    for i, v in zip(LEFT_ARM, LEFT):
+        goal[i] = v
+    for i, v in zip(RIGHT_ARM, RIGHT):
+        goal[i] = v
+    return goal, LowCmd_(motor_cmd=[
+        MotorCmd_(mode=1, q=goal[i], kp=405.0 if i < 3 else 60.0, kd=6.1 if i < 3 else 3.0)
+        for i in range(NUM_JOINTS)])
+
+
+@pytest.fixture(scope='module')
+def robot(domain_id):
+    os.environ['CYCLONEDDS_URI'] = cyclone_localhost_uri()
+    sim = SimProcess(domain_id, extra_args=['--config', SHIPPED])
+    try:
+        assert sim.wait_for('running:', 30), sim.lines
+        assert 'physics mujoco (base fixed), command timeout 0.1 s' in sim.wait_for('running:', 0)
+        dp = DomainParticipant(domain_id)
+        yield {'sim': sim,
+               'state': DataReader(dp, Topic(dp, TOPIC_LOWSTATE, LowState_),
+                                   qos=Qos(Policy.History.KeepLast(5000))),
+               'cmd': DataWriter(dp, Topic(dp, TOPIC_LOWCMD, LowCmd_))}
+        del dp
+    finally:
+        assert sim.stop() == 0, sim.lines[-5:]
+
+
+def collect(reader, seconds):
+    out, end = [], time.monotonic() + seconds
+    while time.monotonic() < end:
+        out.extend(reader.take(N=5000))
+        time.sleep(0.02)
+    return out
+
+
+def test_lowstate_stays_500_hz_from_mujoco(robot):
+    end = time.monotonic() + 20.0
+    while not robot['state'].take(N=5000) and time.monotonic() < end:
+        time.sleep(0.05)  # discovery
+    samples = collect(robot['state'], 3.0)
+    assert len(samples) > 100, robot['sim'].lines[-5:]
+    ticks = [s.tick for s in samples]
+    assert ticks == list(range(ticks[0], ticks[0] + len(ticks)))  # none lost, in order
+    span_s = (samples[-1].battery_data.timestamp_ms - samples[0].battery_data.timestamp_ms) / 1e3
+    rate = (ticks[-1] - ticks[0]) / span_s
+    assert 475.0 < rate < 525.0, rate
+    # Before any command: safe damping, mode 0, and gravity folds the robot on its stand.
+    pitch = JOINT_NAMES.index('waistPitch')
+    assert all(m.mode == 0 for m in samples[-1].motor_state)
+    assert abs(samples[-1].imu_state.accelerometer[2] - 9.80665) < 1e-3  # pelvis on the stand
+    folded, end = None, time.monotonic() + 10.0
+    while folded is None and time.monotonic() < end:
+        folded = next((s for s in collect(robot['state'], 0.2)
+                       if s.motor_state[pitch].q > 0.5), None)
+    assert folded is not None, samples[-1].motor_state[pitch]
+
+
+def test_commanded_pose_held_then_limp_after_timeout(robot):
+    goal, cmd = pose_cmd()
+    stop = threading.Event()
+
+    def command_at_200_hz():
+        while not stop.is_set():
+            robot['cmd'].write(cmd)
+            time.sleep(0.005)
+    sender = threading.Thread(target=command_at_200_hz, daemon=True)
+    sender.start()
+    try:
+        held = None
+        end = time.monotonic() + 20.0
+        while time.monotonic() < end and held is None:
+            for s in robot['state'].take(N=5000):
+                if all(m.mode == 1 for m in s.motor_state) and \
+                        all(abs(m.q - g) < 0.15 and abs(m.dq) < 0.01
+                            for m, g in zip(s.motor_state, goal)):
+                    held = s
+            time.sleep(0.05)
+        assert held is not None, robot['sim'].lines[-5:]
+    finally:
+        stop.set()
+        sender.join(timeout=5)
+    assert robot['sim'].wait_for('safe damping', 10), robot['sim'].lines[-5:]
+    time.sleep(1.5)
+    robot['state'].take(N=5000)
+    last = collect(robot['state'], 0.2)[-1]
+    assert all(m.mode == 0 for m in last.motor_state)
+    sp = JOINT_NAMES.index('shoulderPitch_Left')
+    pitch = JOINT_NAMES.index('waistPitch')
+    # the torso (an inverted pendulum) fell onto one of its waistPitch stops
+    assert min(abs(last.motor_state[pitch].q - q) for q in (-0.4, 1.2)) < 0.02
+    assert abs(last.motor_state[sp].q - held.motor_state[sp].q) > 0.3  # the arm swung down
