@@ -25,14 +25,18 @@ from .validation import CommandRejected
 
 LOG = logging.getLogger('adam_sim')
 
-# Reader QoS of the command topics. Reliable: a command the writer's history still holds
-# is not lost to a dropped packet. KeepLast(HISTORY_DEPTH): every command that arrives
-# within a tick is seen (and checked) in arrival order, so a burst of invalid samples
-# cannot displace a valid one before the loop takes it; bounded, so memory is too
-# (at most HISTORY_DEPTH samples of any size wait in the reader).
-HISTORY_DEPTH = 16
+# Reader QoS of the command topics. Reliable and KeepAll within ResourceLimits: every
+# command of a reliable writer is seen (and checked) in arrival order, so a burst of invalid
+# samples from anyone can neither displace a valid one nor overwrite it before the loop
+# takes it; when MAX_WAITING samples wait, Cyclone refuses more and reliable writers
+# resend later (back-pressure, nothing lost), best-effort ones lose them. The bound keeps
+# memory bounded too: at most MAX_WAITING samples of any size wait in the reader, and the
+# loop takes them all every tick.
+MAX_WAITING = 16
 COMMAND_QOS = Qos(Policy.Reliability.Reliable(max_blocking_time=0),
-                  Policy.History.KeepLast(HISTORY_DEPTH))
+                  Policy.History.KeepAll,
+                  Policy.ResourceLimits(max_samples=MAX_WAITING, max_instances=1,
+                                        max_samples_per_instance=MAX_WAITING))
 
 LOG_INTERVAL = 1.0       # s between two lines of the same rejection kind
 MAX_REASON_CHARS = 200   # a log line never carries more of a reason than this
@@ -76,17 +80,22 @@ def cap(text, limit=MAX_REASON_CHARS):
 class CommandIntake:
     """Reader of one command topic: size check, deserialization, validation, apply."""
 
-    def __init__(self, participant, topic_name, data_type, example, apply, what):
-        """Subscribe to topic_name; example is a valid command of the expected size."""
-        self.reader = DataReader(participant, Topic(participant, topic_name, data_type),
-                                 qos=COMMAND_QOS)
+    def __init__(self, data_type, example, apply, what):
+        """Intake of data_type samples; example is a valid command of the expected size."""
+        self.reader = None
         self.data_type = data_type
         self.apply = apply
         self.rejections = RejectionLog(what)
         # Both encodings (XCDR1 and XCDR2) of a valid command fit in twice its XCDR1 size.
         self.max_bytes = 2 * len(example.serialize())
 
-    def drain(self, limit=HISTORY_DEPTH):
+    def subscribe(self, participant, topic_name):
+        """Create the reader of topic_name on participant; returns self."""
+        self.reader = DataReader(participant, Topic(participant, topic_name, self.data_type),
+                                 qos=COMMAND_QOS)
+        return self
+
+    def drain(self, limit=MAX_WAITING):
         """Take every waiting sample (up to limit) and apply the valid ones in order."""
         taken = ddspy_take(self.reader._ref, _ANY, limit)
         if isinstance(taken, int):  # a DDS error code: nothing was taken

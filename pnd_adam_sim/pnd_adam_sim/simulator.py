@@ -105,10 +105,11 @@ class AdamSimulator:
         # dropped whole (oversized ones before they are decoded) and the previous command
         # stays in force.
         self.lowcmd_intake = CommandIntake(
-            self.dp, TOPIC_LOWCMD, LowCmd_, LowCmd_(motor_cmd=[MotorCmd_()] * NUM_JOINTS),
-            self.model.apply_lowcmd, 'lowcmd')
-        self.handcmd_intake = CommandIntake(self.dp, TOPIC_HANDCMD, HandCmd_, HandCmd_(),
-                                            self.model.apply_handcmd, 'handcmd')
+            LowCmd_, LowCmd_(motor_cmd=[MotorCmd_()] * NUM_JOINTS), self.model.apply_lowcmd,
+            'lowcmd').subscribe(self.dp, TOPIC_LOWCMD)
+        self.handcmd_intake = CommandIntake(
+            HandCmd_, HandCmd_(), self.model.apply_handcmd, 'handcmd').subscribe(
+                self.dp, TOPIC_HANDCMD)
         self.reject_lowcmd = self.lowcmd_intake.rejections
         self.reject_handcmd = self.handcmd_intake.rejections
         self.overruns = 0

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Helpers to run the installed simulator as a separate process (tests, benchmarks).
 
 Shared by this package's tests, pnd_adam_examples' interop tests and benchmarks/pnd_*.py,
@@ -5,6 +6,7 @@ so that starting, watching and stopping the robot stand-in is written once.
 """
 
 import os
+import re
 import subprocess
 import threading
 import time
@@ -33,6 +35,12 @@ def localhost_env(domain_id, base=None):
     env['ROS_DOMAIN_ID'] = str(domain_id)
     env['PYTHONUNBUFFERED'] = '1'
     return env
+
+
+_COUNTERS = re.compile(
+    r'stopped after (?P<ticks>\d+) ticks: lowcmd applied (?P<lowcmd_applied>\d+) rejected '
+    r'(?P<lowcmd_rejected>\d+), handcmd applied (?P<handcmd_applied>\d+) rejected '
+    r'(?P<handcmd_rejected>\d+), (?P<overruns>\d+) overruns')
 
 
 class SimProcess:
@@ -69,6 +77,27 @@ class SimProcess:
                 if left <= 0 or (self.proc.poll() is not None and not self._reader.is_alive()):
                     return None
                 self._cond.wait(min(left, 0.1))
+
+    def rss_bytes(self):
+        """Resident memory of the simulator process now."""
+        with open(f'/proc/{self.proc.pid}/status', encoding='ascii') as f:
+            for line in f:
+                if line.startswith('VmRSS:'):
+                    return int(line.split()[1]) * 1024
+        raise RuntimeError('no VmRSS line')
+
+    def log_bytes(self):
+        """Size of everything the simulator has logged so far."""
+        with self._cond:
+            return sum(len(line) + 1 for line in self.lines)
+
+    def counters(self):
+        """The counters of the exit line ('stopped after ...') as a dict, None before it."""
+        line = self.wait_for('stopped after', 0)
+        if line is None:
+            return None
+        m = _COUNTERS.search(line)
+        return {k: int(v) for k, v in m.groupdict().items()} if m else None
 
     def stop(self, timeout=5.0):
         """SIGTERM (the simulator exits cleanly and logs its counters), SIGKILL if stuck."""
