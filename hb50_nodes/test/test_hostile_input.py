@@ -1,0 +1,363 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Hostile input against the running bridge_node and control_node (separate processes).
+
+Fuzzed JointCommands (hypothesis, derandomized) are invalid by construction: a base command
+that would visibly crouch the robot plus one to three mutations, each of which makes it
+invalid on its own. None may be applied (no source switch, the robot keeps standing), both
+processes stay alive, their logs and memory stay bounded, and valid input works afterwards.
+Fuzzed velocity commands must never turn into an invalid joint command. The interleaved
+test sends invalid traffic between a custom source's valid commands: the source must keep
+priority throughout.
+"""
+
+import math
+import time
+
+import numpy as np
+import pytest
+import rosharness as rh
+from hypothesis import given, HealthCheck, settings, strategies as st
+
+from hb50_nodes import levels
+from hb50_nodes.control_core import ControlConfig, ControlCore, MODE_STAND
+from hb50_nodes.kinematics import LegGeometry
+from hb50_nodes.layout import JOINT_NAMES, NUM_JOINTS
+from hb50_nodes.qos import JOINT_COMMAND_DEPTH
+from hb50_nodes.reporting import reason_of
+from hb50_nodes.validation import GainLimits, MAX_SOURCE_LENGTH
+
+STAND = ControlCore(ControlConfig(), LegGeometry()).stand_pose()
+CROUCH = STAND + np.tile([0.0, 0.25, -0.5], 4)
+LIMITS = GainLimits()
+LOW = np.resize(np.asarray(LIMITS.position_min), NUM_JOINTS)
+HIGH = np.resize(np.asarray(LIMITS.position_max), NUM_JOINTS)
+FLOAT_FIELDS = ('kp', 'ki', 'kd', 't_pos', 't_vel', 't_trq')
+MAX_LOG_LINE = 600       # characters of one log line of a node, whatever the input
+
+
+@pytest.fixture(scope='module')
+def stack():
+    rh.isolate()
+    procs = {name: rh.start(name) for name in ('bridge_node', 'control_node')}
+    probe = rh.Probe()
+    try:
+        assert rh.wait_for(lambda: _standing(probe), 30.0), 'the stack did not stand up'
+        yield {'procs': procs, 'probe': probe}
+    finally:
+        probe.close()
+        for proc in procs.values():
+            rh.stop(proc)
+
+
+def _standing(probe, tol=0.05):
+    data = probe.latest(probe.qos.BRIDGE_DATA)
+    state = probe.latest(probe.qos.ROBOT_STATE)
+    return (data is not None and state is not None
+            and np.max(np.abs(np.asarray(data.joint_position) - STAND)) < tol
+            and state.motion_mode[0] == MODE_STAND)
+
+
+def _command(source, t_pos=CROUCH, **fields):
+    from hb50_commons.msg import JointCommand
+    values = dict(source_node=source, name=list(JOINT_NAMES), kp=[200.0] * NUM_JOINTS,
+                  ki=[0.0] * NUM_JOINTS, kd=[4.0] * NUM_JOINTS,
+                  t_pos=[float(v) for v in t_pos], t_vel=[0.0] * NUM_JOINTS,
+                  t_trq=[0.0] * NUM_JOINTS, brake=[False] * NUM_JOINTS)
+    values.update(fields)
+    return JointCommand(**values)
+
+
+def _rss_mb(pid):
+    with open(f'/proc/{pid}/status') as f:
+        for line in f:
+            if line.startswith('VmRSS:'):
+                return int(line.split()[1]) / 1024.0
+    raise AssertionError(f'no VmRSS for {pid}')
+
+
+def _log(proc):
+    proc.log.flush()
+    proc.log.seek(0)
+    text = proc.log.read()
+    proc.log.seek(0, 2)
+    return text
+
+
+def _rejected(probe):
+    state = probe.latest(probe.qos.BRIDGE_STATE)
+    for line in state.status:
+        if line.startswith('rejected commands: '):
+            return int(line.split(': ')[1])
+    return 0
+
+
+# --- strategies: each mutation alone makes a command invalid ----------------------------------
+_index = st.integers(0, NUM_JOINTS - 1)
+_huge = st.floats(1.0, 1e300)
+
+
+def _set(field, i, value):
+    def apply(values):
+        values[field] = list(values[field])
+        values[field][i] = value
+    return apply
+
+
+_mutations = st.one_of(
+    st.just(lambda v: v.update(source_node='')),
+    st.text(min_size=MAX_SOURCE_LENGTH + 1, max_size=3000).map(
+        lambda s: lambda v: v.update(source_node=s)),
+    st.tuples(st.sampled_from(('name',) + FLOAT_FIELDS + ('brake',)),
+              st.integers(0, 40).filter(lambda n: n != NUM_JOINTS)).map(
+        lambda a: lambda v: v.update({a[0]: (list(v[a[0]]) * 4)[:a[1]]})),
+    st.tuples(_index, st.text(max_size=200)).filter(lambda a: a[1] != JOINT_NAMES[a[0]]).map(
+        lambda a: _set('name', *a)),
+    st.tuples(st.sampled_from(FLOAT_FIELDS), _index,
+              st.sampled_from((math.nan, math.inf, -math.inf))).map(lambda a: _set(*a)),
+    st.tuples(_index, st.sampled_from((-1.0, 1.0)), st.floats(1e-3, 1e30)).map(
+        lambda a: _set('t_pos', a[0], float(HIGH[a[0]] + a[2]) if a[1] > 0
+                       else float(LOW[a[0]] - a[2]))),
+    st.tuples(_index, st.sampled_from((-1.0, 1.0)), st.floats(1e-3, 1e30)).map(
+        lambda a: _set('t_vel', a[0], a[1] * (LIMITS.velocity_limit + a[2]))),
+    st.tuples(_index, st.sampled_from((-1.0, 1.0)), st.floats(1e-3, 1e30)).map(
+        lambda a: _set('t_trq', a[0], a[1] * (LIMITS.effort_limit + a[2]))),
+    st.tuples(_index, _huge).map(lambda a: _set('kp', a[0], LIMITS.kp_max + a[1])),
+    st.tuples(_index, _huge).map(lambda a: _set('kd', a[0], LIMITS.kd_max + a[1])),
+    st.tuples(st.sampled_from(('kp', 'kd', 'ki')), _index, _huge).map(
+        lambda a: _set(a[0], a[1], -a[2])),
+    st.tuples(_index, st.floats(1e-6, 1e30)).map(lambda a: _set('ki', *a)),
+)
+_sources = st.one_of(st.sampled_from(('fuzz_ctrl', 'control_node', 'my_ctrl')),
+                     st.text(min_size=1, max_size=40))
+
+
+@pytest.mark.filterwarnings('ignore::hypothesis.errors.NonInteractiveExampleWarning')
+def test_fuzzed_joint_commands_are_never_applied(stack):
+    probe = stack['probe']
+    bridge = stack['procs']['bridge_node']
+    t0 = time.monotonic()
+    log_before = len(_log(bridge))
+    rejected_before = _rejected(probe)
+    sent = []
+
+    @settings(derandomize=True, max_examples=250, deadline=None, database=None,
+              suppress_health_check=list(HealthCheck))
+    @given(source=_sources, mutations=st.lists(_mutations, min_size=1, max_size=3))
+    def publish_invalid(source, mutations):
+        values = {f: getattr(_command(source), f) for f in
+                  ('source_node', 'name') + FLOAT_FIELDS + ('brake',)}
+        for mutate in mutations:
+            mutate(values)
+        msg = _command(**{('source' if k == 'source_node' else k): v
+                          for k, v in values.items()})
+        # Three in a row at 100 Hz: were they valid, a custom source would take priority.
+        for _ in range(3):
+            probe.cmd_pub.publish(msg)
+            time.sleep(0.01)
+        sent.append(msg)
+
+    publish_invalid()
+    assert len(sent) >= 100
+    expected = rejected_before + 0.9 * 3 * len(sent)
+    rh.wait_for(lambda: _rejected(probe) >= expected, 5.0)
+    assert bridge.poll() is None and stack['procs']['control_node'].poll() is None
+    assert not probe.statuses(t0, text='command source switched')
+    # Never applied: the robot kept standing all along (the base pose is a deep crouch).
+    for msg in probe.since(probe.qos.BRIDGE_DATA, t0):
+        assert np.max(np.abs(np.asarray(msg.joint_position) - STAND)) < 0.1
+    # Received and rejected (best effort may lose a few of them), reported, bounded.
+    assert _rejected(probe) >= expected
+    errors = probe.statuses(t0, levels.ERROR, 'rejected command')
+    assert errors and all(len(m.status) <= 300 for m in errors)
+    _assert_once_per_second_per_reason(errors)
+    log = _log(bridge)[log_before:]
+    assert max(map(len, log.splitlines()), default=0) <= MAX_LOG_LINE
+    assert len(log) <= 200 * MAX_LOG_LINE
+    _valid_command_still_applies(probe)
+
+
+def _assert_once_per_second_per_reason(statuses):
+    last = {}
+    for msg in statuses:
+        key, stamp = reason_of(msg.status), _stamp(msg)
+        assert stamp - last.get(key, -1e9) >= 0.9, (key, stamp - last[key])
+        last[key] = stamp
+
+
+def _stamp(msg):
+    return msg.header.stamp.sec + msg.header.stamp.nanosec * 1e-9
+
+
+def _valid_command_still_applies(probe):
+    assert rh.wait_for(lambda: _standing(probe), 15.0)
+    t0 = time.monotonic()
+    msg = _command('my_ctrl')
+    end = t0 + 1.5
+    while time.monotonic() < end:
+        probe.cmd_pub.publish(msg)
+        time.sleep(0.02)
+    assert probe.statuses(t0, levels.WARN, 'control_node -> my_ctrl')
+    q = np.asarray(probe.latest(probe.qos.BRIDGE_DATA).joint_position)
+    assert np.max(np.abs(q - CROUCH)) < 0.1, q
+    assert rh.wait_for(lambda: probe.statuses(t0, levels.WARN, 'my_ctrl -> control_node'), 5.0)
+    assert rh.wait_for(lambda: _standing(probe), 15.0)
+
+
+def test_invalid_traffic_between_valid_commands_keeps_the_custom_source(stack):
+    """Between each two of my_ctrl's 20 Hz commands come 12 invalid ones (several reasons,
+    several sources, my_ctrl among them) and control_node's 500 Hz stream. With a depth-1
+    reader they displaced my_ctrl's samples and it lost priority 6-12 times in 17 s."""
+    probe = stack['probe']
+    assert rh.wait_for(lambda: _standing(probe), 15.0)
+    valid = _command('my_ctrl')
+    invalid = [_command('my_ctrl', t_pos=[1e30] * NUM_JOINTS),
+               _command('other', t_vel=[math.nan] * NUM_JOINTS),
+               _command('my_ctrl', kp=[900.0] * NUM_JOINTS),
+               _command('my_ctrl', name=list(JOINT_NAMES[:11])),
+               _command('x' * 1000),
+               _command('other', t_trq=[30.0] * NUM_JOINTS)]
+    # Another node's writer, as in the field (one depth-1 mabRT writer publishing both in a
+    # burst could drop its own samples before they leave: that is the publisher's business).
+    from hb50_commons.msg import JointCommand
+    hostile = probe.node.create_publisher(JointCommand, probe.qos.JOINT_COMMAND,
+                                          probe.qos.MAB_RT)
+    time.sleep(1.0)     # discovery of the new writer
+    t0 = time.monotonic()
+    end = t0 + 4.0
+    sent = 0
+    while time.monotonic() < end:
+        probe.cmd_pub.publish(valid)
+        sent += 1
+        next_valid = time.monotonic() + 0.05
+        for msg in invalid * 2:
+            hostile.publish(msg)
+            time.sleep(0.001)
+        time.sleep(max(0.0, next_valid - time.monotonic()))
+    t1 = time.monotonic()
+    assert rh.wait_for(lambda: probe.statuses(t1, levels.WARN, 'my_ctrl -> control_node'), 5.0)
+    switches = probe.statuses(t0, levels.WARN, 'command source switched')
+    assert [m.status.split(': ')[1] for m in switches] == [
+        'control_node -> my_ctrl (my_ctrl publishes at >= 10 Hz)',
+        'my_ctrl -> control_node (no command from my_ctrl for 150 ms)'], \
+        [m.status for m in switches]
+    assert switches[1] in probe.statuses(t1, levels.WARN, 'my_ctrl -> control_node')
+    assert sent >= 40
+    probe.node.destroy_publisher(hostile)
+    assert rh.wait_for(lambda: _standing(probe), 15.0)
+
+
+def test_limits_reject_finite_absurd_targets_whole(stack):
+    probe = stack['probe']
+    assert rh.wait_for(lambda: _standing(probe), 15.0)
+    cases = {'t_pos[0]=1e+30 out of range [-1, 1]': {'t_pos': [1e30] + list(CROUCH[1:])},
+             't_pos[2]=0.6 out of range [-3, 0.5]': {'t_pos': list(CROUCH[:2]) + [0.6] +
+                                                     list(CROUCH[3:])},
+             't_vel[5]=25 out of range [-20, 20]': {'t_vel': [0.0] * 5 + [25.0] + [0.0] * 6},
+             't_trq[11]=-24.5 out of range [-24, 24]': {'t_trq': [0.0] * 11 + [-24.5]}}
+    t0 = time.monotonic()
+    for reason, fields in cases.items():
+        msg = _command('limits_ctrl', **fields)
+        # 50 Hz: as valid commands they would take priority. Reports of one kind of reason
+        # come at most once a second: publish until this one is reported.
+        end = time.monotonic() + 5.0
+        while time.monotonic() < end and not probe.statuses(t0, levels.ERROR, reason):
+            probe.cmd_pub.publish(msg)
+            time.sleep(0.02)
+        assert probe.statuses(t0, levels.ERROR, reason), reason
+    assert not probe.statuses(t0, text='-> limits_ctrl')
+    for msg in probe.since(probe.qos.BRIDGE_DATA, t0):
+        assert np.max(np.abs(np.asarray(msg.joint_position) - STAND)) < 0.1
+    # control_node's own commands stay inside the limits (none of them was rejected).
+    assert not probe.statuses(t0, levels.ERROR, "from 'control_node'")
+
+
+def test_megabyte_strings_bound_log_status_and_memory(stack):
+    """A 1 MB source_node used to become a 1 MB log line and Status message and, kept in
+    rosout's 1000-deep transient-local history, grew bridge_node's RSS by ~1 MB per report.
+    Now reports are clipped; what memory remains is DDS's reader history (at most
+    JOINT_COMMAND_DEPTH samples, each slot as large as the largest sample it held)."""
+    probe = stack['probe']
+    bridge = stack['procs']['bridge_node']
+    log_before = len(_log(bridge))
+    rejected_before = _rejected(probe)
+    t0 = time.monotonic()
+
+    def flood(count):
+        for i in range(count):
+            big = chr(ord('a') + i % 26) * (1 << 20)
+            if i % 2:
+                msg = _command(big, kp=[900.0] * NUM_JOINTS)
+            else:
+                msg = _command('big_name', name=[big] + list(JOINT_NAMES[1:]))
+            probe.cmd_pub.publish(msg)
+            time.sleep(0.004)
+
+    rss0 = _rss_mb(bridge.pid)
+    flood(3 * JOINT_COMMAND_DEPTH)
+    time.sleep(1.0)
+    rss1 = _rss_mb(bridge.pid)
+    flood(6 * JOINT_COMMAND_DEPTH)
+    time.sleep(1.0)
+    rss2 = _rss_mb(bridge.pid)
+    assert bridge.poll() is None
+    assert _rejected(probe) > rejected_before
+    # Bounded: the reader history's plateau, then flat.
+    assert rss1 - rss0 <= 1.25 * JOINT_COMMAND_DEPTH + 40.0, (rss0, rss1)
+    assert rss2 - rss1 <= 20.0, (rss0, rss1, rss2)
+    statuses = probe.since(probe.qos.STATUS, t0)
+    assert statuses and max(len(m.status) for m in statuses) <= 300
+    log = _log(bridge)[log_before:]
+    assert max(map(len, log.splitlines()), default=0) <= MAX_LOG_LINE
+    assert len(log) <= 100 * MAX_LOG_LINE
+
+
+@pytest.mark.filterwarnings('ignore::hypothesis.errors.NonInteractiveExampleWarning')
+def test_fuzzed_velocity_commands_never_make_an_invalid_joint_command(stack):
+    from geometry_msgs.msg import Twist
+    probe = stack['probe']
+    control = stack['procs']['control_node']
+    log_before = len(_log(control))
+    t0 = time.monotonic()
+    values = st.one_of(st.floats(allow_nan=True, allow_infinity=True),
+                       st.sampled_from((math.nan, math.inf, -math.inf, 1e308, -1e308)))
+    count = []
+
+    @settings(derandomize=True, max_examples=300, deadline=None, database=None,
+              suppress_health_check=list(HealthCheck))
+    @given(st.lists(values, min_size=6, max_size=6))
+    def publish_twist(v):
+        twist = Twist()
+        twist.linear.x, twist.linear.y, twist.linear.z = v[:3]
+        twist.angular.x, twist.angular.y, twist.angular.z = v[3:]
+        probe.twist_pub.publish(twist)
+        count.append(1)
+        time.sleep(0.005)
+
+    publish_twist()
+    assert len(count) >= 100
+    assert control.poll() is None and stack['procs']['bridge_node'].poll() is None
+    # Every control_node command stayed finite and inside the limits: none was rejected.
+    assert not probe.statuses(t0, levels.ERROR, "from 'control_node'")
+    for msg in probe.since(probe.qos.JOINT_COMMAND, t0):
+        if msg.source_node == 'control_node':
+            t_pos = np.asarray(msg.t_pos)
+            assert np.all(np.isfinite(t_pos)) and np.all((t_pos >= LOW) & (t_pos <= HIGH))
+    # Each NaN command is ignored, reported at most once per second with a count.
+    ignored = probe.statuses(t0, levels.WARN, 'velocity command ignored')
+    assert ignored
+    _assert_once_per_second_per_reason(ignored)
+    log = _log(control)[log_before:]
+    assert max(map(len, log.splitlines()), default=0) <= MAX_LOG_LINE
+    assert log.count('velocity command ignored') <= time.monotonic() - t0 + 2.0
+    # Valid input still works: no command, the robot stops and stands; then it walks.
+    assert rh.wait_for(lambda: _standing(probe), 20.0)
+    twist = Twist()
+    twist.linear.x = 0.5
+    t1 = time.monotonic()
+    end = t1 + 6.0
+    while time.monotonic() < end and not any(
+            m.body_vel.linear.x > 0.1 for m in probe.since(probe.qos.ROBOT_STATE, t1)):
+        probe.twist_pub.publish(twist)
+        time.sleep(0.05)
+    assert any(m.body_vel.linear.x > 0.1 for m in probe.since(probe.qos.ROBOT_STATE, t1))
+    assert rh.wait_for(lambda: _standing(probe), 20.0)
