@@ -1,0 +1,195 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Two hosts: bridge_node in one network namespace, control_node and heartbeat_monitor in
+another, joined by a veth pair with addresses private to the test. The link goes down and
+comes back: bridge_node must damp within 150 ms, the monitor report bridge_node STALE within
+1.5 s, and the drives come back within 1 s of the link.
+
+Needs root and iproute2 (`ip netns`, veth): CI runs as root. Without them the test fails, it
+never skips. DDS runs over UDPv4 only (FASTDDS_BUILTIN_TRANSPORTS): the namespaces share
+/dev/shm, so Fast DDS' shared-memory transport would bypass the link. Discovery: SUBNET range
+plus the peer's address as a static peer. The namespaces are always deleted (fixture
+finaliser), which also deletes the veth pair.
+"""
+
+import os
+import random
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+import pytest
+import rosharness as rh
+
+DOMAIN_RANGE = (130, 139)       # reliability cross-package tests
+DAMPING_MAX = 0.150             # s after the link drops
+STALE_MAX = 1.5                 # s after the link drops
+RECOVERY_MAX = 1.0              # s after the link returns
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def _ip(*args, check=True):
+    return subprocess.run(['ip', *args], check=check, capture_output=True, text=True,
+                          timeout=20)
+
+
+class Host:
+    """One network namespace, its end of the veth pair and the processes started in it."""
+
+    def __init__(self, name, address, peer, env):
+        self.name = self.link = name
+        self.address = address
+        self.env = dict(env, ROS_STATIC_PEERS=peer)
+        self.procs = []
+
+    def popen(self, cmd, **kwargs):
+        # `ip netns exec` execs the command: the pid is the command's, signals reach it.
+        proc = subprocess.Popen(['ip', 'netns', 'exec', self.name, *cmd], env=self.env,
+                                text=True, start_new_session=True, **kwargs)
+        self.procs.append(proc)
+        return proc
+
+    def node(self, executable):
+        log = tempfile.TemporaryFile(mode='w+')
+        proc = self.popen([rh.executable(executable)], stdout=log, stderr=subprocess.STDOUT)
+        proc.log = log
+        return proc
+
+    def stop_all(self):
+        for proc in self.procs:
+            if proc.poll() is None:
+                proc.send_signal(signal.SIGINT)
+                try:
+                    proc.wait(5.0)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+                    proc.wait(5.0)
+
+
+class Observer:
+    """netns_probe.py in a namespace; a reader thread collects its (time, line) pairs."""
+
+    def __init__(self, host):
+        self.proc = host.popen([sys.executable, os.path.join(HERE, 'netns_probe.py')],
+                               stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                               stderr=subprocess.DEVNULL)
+        self.lock = threading.Lock()
+        self.seen = []
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self):
+        for line in self.proc.stdout:
+            t, _, rest = line.rstrip('\n').partition(' ')
+            with self.lock:
+                self.seen.append((float(t), rest))
+
+    def first(self, predicate, after=0.0, timeout=0.0):
+        """Time of the first line since `after` with predicate(line), waiting up to timeout."""
+        deadline = time.monotonic() + timeout
+        while True:
+            with self.lock:
+                found = next((t for t, line in self.seen if t >= after and predicate(line)),
+                             None)
+            if found is not None or time.monotonic() >= deadline:
+                return found
+            time.sleep(0.01)
+
+    def close(self):
+        if self.proc.poll() is None:
+            self.proc.stdin.close()
+            try:
+                self.proc.wait(5.0)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(5.0)
+
+
+def _multicast_route(host):
+    """SPDP multicast needs a route in a namespace without a default route (link down
+    removes it: added again after link up)."""
+    _ip('-n', host.name, 'route', 'replace', '224.0.0.0/4', 'dev', host.link)
+
+
+@pytest.fixture
+def hosts():
+    assert os.geteuid() == 0, 'the two-host test needs root (ip netns); CI runs as root'
+    assert shutil.which('ip'), 'the two-host test needs `ip` (Debian package iproute2)'
+    tag = f'{os.getpid() % 100000}'
+    subnet = random.randint(0, 63) * 4
+    octet = random.randint(1, 254)
+    a_addr, b_addr = f'10.213.{octet}.{subnet + 1}', f'10.213.{octet}.{subnet + 2}'
+    env = dict(os.environ, ROS_DOMAIN_ID=str(random.randint(*DOMAIN_RANGE)),
+               ROS_AUTOMATIC_DISCOVERY_RANGE='SUBNET', FASTDDS_BUILTIN_TRANSPORTS='UDPv4')
+    env.pop('ROS_LOCALHOST_ONLY', None)
+    a = Host(f'hb50a{tag}', a_addr, b_addr, env)
+    b = Host(f'hb50b{tag}', b_addr, a_addr, env)
+    created = []
+    try:
+        for host in (a, b):
+            _ip('netns', 'add', host.name)
+            created.append(host.name)
+        _ip('link', 'add', a.link, 'netns', a.name, 'type', 'veth', 'peer', 'name', b.link,
+            'netns', b.name)
+        for host in (a, b):
+            ns = ('-n', host.name)
+            _ip(*ns, 'link', 'set', 'lo', 'up')
+            _ip(*ns, 'addr', 'add', f'{host.address}/30', 'dev', host.link)
+            _ip(*ns, 'link', 'set', host.link, 'up')
+            _multicast_route(host)
+        yield a, b
+    finally:
+        for host in (a, b):
+            host.stop_all()
+        for name in created:
+            _ip('netns', 'del', name, check=False)
+        leftover = _ip('netns', 'list').stdout
+        assert not any(name in leftover for name in created), leftover
+
+
+def test_link_down_damps_reports_stale_and_recovers(hosts):
+    a, b = hosts
+    nodes = [a.node('bridge_node'), b.node('control_node'), b.node('heartbeat_monitor')]
+    obs_a, obs_b = Observer(a), Observer(b)
+    try:
+        assert obs_a.first(lambda line: line == 'ready', timeout=20.0)
+        assert obs_b.first(lambda line: line == 'ready', timeout=20.0)
+        # Across the link: control_node's commands enable the drives on the other host and
+        # the monitor hears bridge_node's heartbeats; then 2 s of steady operation.
+        assert obs_a.first(lambda line: line == 'drives 1', timeout=40.0), \
+            'no commands across the link'
+        time.sleep(2.0)
+        steady = time.monotonic() - 2.0
+        assert obs_a.first(lambda line: line == 'drives 0', after=steady) is None
+        assert obs_b.first(lambda line: line.startswith('status 4 '), after=steady) is None
+
+        _ip('-n', a.name, 'link', 'set', a.link, 'down')
+        t_down = time.monotonic()
+        t_damp = obs_a.first(lambda line: line == 'drives 0', t_down, 5.0)
+        t_stale = obs_b.first(lambda line: line.startswith('status 4 bridge_node '),
+                              t_down, 5.0)
+        time.sleep(max(0.0, t_down + 2.0 - time.monotonic()))
+        _ip('-n', a.name, 'link', 'set', a.link, 'up')
+        t_up = time.monotonic()
+        t_back = obs_a.first(lambda line: line == 'drives 1', t_up, 10.0)
+        for host in (a, b):
+            _multicast_route(host)
+        assert t_damp is not None, 'bridge_node did not damp after the link dropped'
+        assert t_stale is not None, 'heartbeat_monitor did not report bridge_node STALE'
+        assert t_back is not None, 'the drives did not come back after the link returned'
+        print(f'damping {t_damp - t_down:.3f} s, STALE {t_stale - t_down:.3f} s, '
+              f'recovery {t_back - t_up:.3f} s')
+        assert t_damp - t_down <= DAMPING_MAX
+        assert t_stale - t_down <= STALE_MAX
+        assert t_back - t_up <= RECOVERY_MAX
+        assert obs_b.first(lambda line: line.startswith('status 1 bridge_node '), t_up, 5.0)
+        assert all(proc.poll() is None for proc in nodes)
+    finally:
+        obs_a.close()
+        obs_b.close()
+    for proc in nodes:
+        out = rh.stop(proc)
+        assert proc.returncode == 0, out[-2000:]
+        assert 'Traceback' not in out, out[-2000:]
