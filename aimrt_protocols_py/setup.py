@@ -1,4 +1,6 @@
-"""ament_python setup for aimrt_protocols_py.
+# SPDX-License-Identifier: Apache-2.0
+"""
+ament_python setup for aimrt_protocols_py.
 
 The .proto sources under proto/ are compiled to Python (plus .pyi stubs) at
 build time by grpc_tools.protoc, the protobuf compiler shipped on PyPI as

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 from setuptools import find_packages, setup
 
 package_name = 'horus_msg_py'

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
-"""ROS 2 <-> AimRT bridge over AimRT's http channel backend.
+"""
+ROS 2 <-> AimRT bridge over AimRT's http channel backend.
 
 AimRT -> ROS 2: an HTTP server (an AimRT http-channel subscriber) accepts
 POST /channel/{topic}/{type} with application/protobuf or application/json
@@ -26,22 +27,21 @@ import logging
 import sys
 import threading
 
-import rclpy
-from rclpy.executors import SingleThreadedExecutor
-from rclpy.node import Node
-from rclpy.qos import QoSProfile
-from rclpy.signals import SignalHandlerOptions
-
+from aimrt_bridge import stop
+from aimrt_bridge.command_queue import CommandTarget
+from aimrt_bridge.http_channel import ChannelPublisher, ChannelServer
+from aimrt_bridge.text import bounded, RateLimiter
 from aimrt_protocols_py import codec, conversions
 from aimrt_protocols_py.errors import (AimrtProtocolError, ConversionError, JsonFormatError,
                                        LossyConversionError, UnknownMessageTypeError,
                                        UnsupportedContentTypeError)
 from aimrt_protocols_py.messages import ImuState, JointCommand, JointState, TouchState
 from aimrt_protocols_py.messages import message_class
-from aimrt_bridge import stop
-from aimrt_bridge.command_queue import CommandTarget
-from aimrt_bridge.http_channel import ChannelPublisher, ChannelServer
-from aimrt_bridge.text import bounded, RateLimiter
+import rclpy
+from rclpy.executors import SingleThreadedExecutor
+from rclpy.node import Node
+from rclpy.qos import QoSProfile
+from rclpy.signals import SignalHandlerOptions
 
 # AimRT message kinds the bridge can receive, by the name used in `state_types`.
 STATE_KINDS = {'JointState': JointState, 'ImuState': ImuState, 'TouchState': TouchState}
@@ -190,7 +190,7 @@ class AimrtBridge(Node):
         return 200, 'OK'
 
     def _decode(self, route, body, content_type):
-        """AimRT message of a body; unknown JSON keys follow accept_unknown_fields."""
+        """Decode a body into its AimRT message; unknown JSON keys follow accept_unknown_fields."""
         if codec.serialization_of(content_type) == 'pb':
             # unknown protobuf fields are kept here and settled by the conversion
             return codec.decode(route.aimrt_cls, body)
@@ -231,7 +231,7 @@ class AimrtBridge(Node):
             self.get_logger().info(text)
 
     def _on_server_log(self, level, text):
-        """The HTTP server's own log lines (connection limit reached, ...), rate-limited."""
+        """Log the HTTP server's own lines (connection limit reached, ...), rate-limited."""
         if level >= logging.INFO:
             self._warn(('http_server', text[:60]), f'HTTP server: {bounded(text)}',
                        max(level, logging.INFO))

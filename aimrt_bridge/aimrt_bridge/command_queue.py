@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Commands to AimRT subscribers: a bounded queue and a worker thread per target.
+"""
+Commands to AimRT subscribers: a bounded queue and a worker thread per target.
 
 The ROS 2 executor only enqueues (never waits on the network). Each target's worker
 POSTs what is queued; when a target is slow, dead or hanging its queue fills and the
@@ -16,7 +17,8 @@ from .text import bounded
 
 
 class CommandTarget:
-    """One AimRT http-channel subscriber (a ChannelPublisher) fed through a bounded queue.
+    """
+    One AimRT http-channel subscriber (a ChannelPublisher) fed through a bounded queue.
 
     ``on_event(target, reason, text)`` is called from the worker thread for each failed
     or refused POST and from ``submit`` for each drop; reasons: 'failed', 'refused',

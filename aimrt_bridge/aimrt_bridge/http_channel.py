@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
-"""AimRT's `http` channel backend (net plugin) as a wire protocol.
+"""
+AimRT's `http` channel backend (net plugin) as a wire protocol.
 
 A publisher POSTs each message to http://{ip:port}/channel/{TOPIC}/{MSG_TYPE}
 with TOPIC and MSG_TYPE URL-encoded the way AimRT's UrlEncode does it (letters,
@@ -17,8 +18,8 @@ within it; a body shorter than its Content-Length is dropped when it expires), b
 header and body sizes; malformed requests get 4xx from waitress (400) or from us (405,
 411, 404); client resets are closed quietly.
 """
-import http.client
 from http import HTTPStatus
+import http.client
 import logging
 import threading
 import time
@@ -168,7 +169,8 @@ class _Server(TcpWSGIServer):
 
 
 class ChannelServer:
-    """HTTP server accepting AimRT channel POSTs.
+    """
+    HTTP server accepting AimRT channel POSTs.
 
     `handle(topic, msg_type, content_type, body) -> (status, reason)` is called for each
     complete, well-formed POST, from one of `threads` worker threads. Answers: what

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Stopping on SIGINT/SIGTERM at any moment, imports and start-up included.
+"""
+Stopping on SIGINT/SIGTERM at any moment, imports and start-up included.
 
 The executable is a small launcher script (bin/aimrt_bridge_node) that calls launch() before
 anything heavy is imported: from then on SIGINT and SIGTERM only set a stop request, so

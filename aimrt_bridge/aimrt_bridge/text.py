@@ -16,7 +16,8 @@ def bounded(text, limit=MAX_TEXT):
 
 
 class RateLimiter:
-    """Allows one event per ``period_s`` for each key; counts what it suppressed.
+    """
+    Allows one event per ``period_s`` for each key; counts what it suppressed.
 
     Keys come from configuration (topic names) and a fixed set of reasons, so the
     table stays bounded; ``max_keys`` bounds it anyway.
@@ -30,7 +31,7 @@ class RateLimiter:
         self._suppressed = {}
 
     def allow(self, key):
-        """(allowed, number suppressed for this key since the last allowed event)."""
+        """Return (allowed, how many were suppressed for this key since the last allowed)."""
         now = self._clock()
         last = self._last.get(key)
         if last is not None and now - last < self._period:

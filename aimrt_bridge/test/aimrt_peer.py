@@ -1,4 +1,6 @@
-"""An independent AimRT http-channel peer for the tests: standard library only.
+# SPDX-License-Identifier: Apache-2.0
+"""
+An independent AimRT http-channel peer for the tests: standard library only.
 
 It follows AimRT's documented http channel protocol and writes/reads protobuf
 bytes by hand from the field numbers (no generated code, no protobuf runtime).

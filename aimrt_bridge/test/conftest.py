@@ -1,4 +1,6 @@
-"""Test the INSTALLED package.
+# SPDX-License-Identifier: Apache-2.0
+"""
+Test the INSTALLED package.
 
 colcon runs `python -m pytest` from the package's source folder, which puts that
 folder first on sys.path and would shadow the installed package (for

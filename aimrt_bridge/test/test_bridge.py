@@ -1,5 +1,9 @@
-"""End to end: the installed bridge node against an independent AimRT peer
-(aimrt_peer.py, standard library only), both directions, protobuf and JSON."""
+# SPDX-License-Identifier: Apache-2.0
+"""
+End to end: the installed bridge node against an independent AimRT peer.
+
+The peer is aimrt_peer.py (standard library only); both directions, protobuf and JSON.
+"""
 import json
 import os
 import random
@@ -8,15 +12,14 @@ import socket
 import subprocess
 import time
 
-import pytest
-import rclpy
-from ament_index_python.packages import get_package_prefix
-from rclpy.qos import QoSProfile
+import aimrt_peer as peer
 from aimrt_protocols_msgs.msg import JointCommand as RosJointCommand
 from aimrt_protocols_msgs.msg import TouchState as RosTouchState
+from ament_index_python.packages import get_package_prefix
+import pytest
+import rclpy
+from rclpy.qos import QoSProfile
 from sensor_msgs.msg import Imu, JointState
-
-import aimrt_peer as peer
 
 DOMAIN_ID = random.randint(60, 69)
 WAIT_SEC = 20.0  # upper bound for discovery/start-up; tests end as soon as data arrives
@@ -102,7 +105,8 @@ def bridge(tmp_path_factory, aimrt_sub):
         state_ros_topics=['t/joint_states', 't/imu', 't/touch'],
         command_ros_topics=['t/joint_command'], command_aimrt_topics=['sim/joint_command'],
         command_addresses=[f'127.0.0.1:{aimrt_sub.port}'], command_serialization='pb',
-        accept_unknown_fields=True)  # explicit: the AimRT >= 0.10 messages below carry sequence_num
+        # explicit: the AimRT >= 0.10 messages below carry sequence_num
+        accept_unknown_fields=True)
     yield port
     stop(proc, log)
 
@@ -245,8 +249,10 @@ def test_touch_json_and_pb(bridge, ros_node, type_name):
 
 
 @pytest.mark.parametrize('topic,type_name,body,ctype,status', [
-    ('sim/joint_state', 'pb:aimrt.protocols.sensor.JointState', b'\x0a\x10\x08', 'application/protobuf', 400),
-    ('sim/joint_state', 'pb:aimrt.protocols.sensor.JointState', b'{"joints": 1}', 'application/json', 400),
+    ('sim/joint_state', 'pb:aimrt.protocols.sensor.JointState', b'\x0a\x10\x08',
+     'application/protobuf', 400),
+    ('sim/joint_state', 'pb:aimrt.protocols.sensor.JointState', b'{"joints": 1}',
+     'application/json', 400),
     ('sim/joint_state', 'pb:aimrt.protocols.sensor.JointState', b'', 'text/plain', 415),
     ('sim/joint_state', 'pb:aimrt.protocols.sensor.ImuState', b'', 'application/protobuf', 400),
     ('sim/joint_state', 'pb:aimrt.protocols.sensor.Bogus', b'', 'application/protobuf', 400),
@@ -383,7 +389,8 @@ def test_command_to_aimrt_json_array_type(tmp_path, ros_node):
     port = free_port()
     proc, log = start_bridge(
         tmp_path, 'json', http_port=port, state_aimrt_topics=['unused'],
-        state_types=['JointState'], state_ros_topics=['t/unused'], command_ros_topics=['t/joint_command_json'],
+        state_types=['JointState'], state_ros_topics=['t/unused'],
+        command_ros_topics=['t/joint_command_json'],
         command_aimrt_topics=['cmd'], command_addresses=[f'127.0.0.1:{sub.port}'],
         command_serialization='json',
         command_type_name='pb:aimrt.protocols.sensor.JointCommandArray')

@@ -1,5 +1,9 @@
-"""The installed config names every declared parameter with its default. (Launch files are
-checked workspace-wide by workspace_tests/test_launch_files.py.)"""
+# SPDX-License-Identifier: Apache-2.0
+"""
+The installed config names every declared parameter with its default.
+
+Launch files are checked workspace-wide by workspace_tests/test_launch_files.py.
+"""
 import pathlib
 
 from ament_index_python.packages import get_package_share_directory

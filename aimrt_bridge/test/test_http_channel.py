@@ -1,6 +1,6 @@
-import pytest
-
+# SPDX-License-Identifier: Apache-2.0
 from aimrt_bridge.http_channel import channel_path, parse_address, parse_channel_path
+import pytest
 
 
 def test_path_encoding_matches_aimrt_url_encode():

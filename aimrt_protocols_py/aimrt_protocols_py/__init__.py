@@ -1,4 +1,6 @@
-"""AimRT protocol messages for Python.
+# SPDX-License-Identifier: Apache-2.0
+"""
+AimRT protocol messages for Python.
 
 Message classes (compiled from proto/ at build time):
     from aimrt_protocols_py.messages import Header, JointState, JointCommand, ImuState, TouchState

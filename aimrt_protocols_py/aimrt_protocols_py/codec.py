@@ -1,4 +1,6 @@
-"""Binary protobuf and AimRT-style JSON codecs with named errors.
+# SPDX-License-Identifier: Apache-2.0
+"""
+Binary protobuf and AimRT-style JSON codecs with named errors.
 
 Binary:
   * decode() parses into a fresh message and returns it only when the whole
@@ -19,12 +21,11 @@ in which case they are dropped (protobuf keeps nothing of them).
 """
 import json
 
+from aimrt_protocols_py.errors import DecodeError, JsonFormatError, UnsupportedContentTypeError
 from google.protobuf import json_format
 from google.protobuf import message as _pb_message
 from google.protobuf import unknown_fields as _unknown_fields
 from google.protobuf.descriptor import FieldDescriptor
-
-from aimrt_protocols_py.errors import DecodeError, JsonFormatError, UnsupportedContentTypeError
 
 JSON_CONTENT_TYPE = 'application/json'
 PROTOBUF_CONTENT_TYPE = 'application/protobuf'
@@ -65,7 +66,8 @@ def unknown_field_numbers(msg, _path=''):
 
 
 def has_unknown_fields(msg):
-    """True when msg or any nested message holds unknown fields.
+    """
+    Return True when msg or any nested message holds unknown fields.
 
     Compares sizes with a copy stripped of unknown fields (an unknown field
     always adds at least its tag byte): ~5x faster than walking every
@@ -90,7 +92,8 @@ def _check_wire_types(msg):
 
 
 def decode(cls, data, *, reject_unknown=False):
-    """Parse binary protobuf `data` into a new `cls`; raise DecodeError if invalid.
+    """
+    Parse binary protobuf `data` into a new `cls`; raise DecodeError if invalid.
 
     reject_unknown=True also refuses unknown fields (strict peers).
     """
@@ -115,7 +118,7 @@ def encode(msg):
 
 
 def to_json(msg, *, indent=None):
-    """AimRT's JSON form: proto field names, defaults printed."""
+    """Return the AimRT JSON form: proto field names, defaults printed."""
     return json_format.MessageToJson(
         msg, preserving_proto_field_name=True,
         always_print_fields_with_no_presence=True, indent=indent)
@@ -154,7 +157,8 @@ def decode_body(cls, body, content_type, *, ignore_unknown_json_fields=False):
 
 
 def serialization_of(content_type):
-    """'pb' or 'json' for an http content-type; UnsupportedContentTypeError otherwise.
+    """
+    'pb' or 'json' for an http content-type; UnsupportedContentTypeError otherwise.
 
     AimRT's http backend accepts exactly application/protobuf and
     application/json (it also accepts its own misspelling
@@ -166,7 +170,8 @@ def serialization_of(content_type):
     if base == JSON_CONTENT_TYPE or base.startswith(JSON_CONTENT_TYPE + ' charset='):
         return 'json'
     raise UnsupportedContentTypeError(f'unsupported content type {content_type!r} '
-                      f'(expected {PROTOBUF_CONTENT_TYPE} or {JSON_CONTENT_TYPE})')
+                                      f'(expected {PROTOBUF_CONTENT_TYPE} or '
+                                      f'{JSON_CONTENT_TYPE})')
 
 
 def encode_body(msg, serialization):

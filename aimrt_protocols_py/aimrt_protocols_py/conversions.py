@@ -1,4 +1,6 @@
-"""Field-by-field conversions between AimRT protobuf messages and ROS 2 messages.
+# SPDX-License-Identifier: Apache-2.0
+"""
+Field-by-field conversions between AimRT protobuf messages and ROS 2 messages.
 
 Every conversion is lossless except for one thing no ROS 2 message can carry:
 protobuf fields unknown to this package's schema (e.g. AimRT >= 0.10's
@@ -55,16 +57,15 @@ from array import array
 from aimrt_protocols_msgs.msg import JointCommand as RosJointCommand
 from aimrt_protocols_msgs.msg import TouchSensorState as RosTouchSensorState
 from aimrt_protocols_msgs.msg import TouchState as RosTouchState
-from builtin_interfaces.msg import Time
-from sensor_msgs.msg import Imu as RosImu
-from sensor_msgs.msg import JointState as RosJointState
-from std_msgs.msg import Header as RosHeader
-
 from aimrt_protocols_py.codec import has_unknown_fields
 from aimrt_protocols_py.errors import ConversionError, LossyConversionError
 from aimrt_protocols_py.messages import (
     Header, ImuState, JointCommand, JointState, SingleJointCommand,
     SingleJointState, SingleTouchSensorState, TouchState)
+from builtin_interfaces.msg import Time
+from sensor_msgs.msg import Imu as RosImu
+from sensor_msgs.msg import JointState as RosJointState
+from std_msgs.msg import Header as RosHeader
 
 LOSS_UNKNOWN_FIELDS = 'unknown_fields'
 ALL_LOSSES = frozenset({LOSS_UNKNOWN_FIELDS})

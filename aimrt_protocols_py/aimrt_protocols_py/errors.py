@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Named errors raised by the codecs and conversions of aimrt_protocols_py."""
 
 
@@ -22,8 +23,11 @@ class ConversionError(AimrtProtocolError):
 
 
 class LossyConversionError(ConversionError):
-    """The target message cannot carry some of the data and the caller did not
-    accept losing it.  `fields` names what would be dropped."""
+    """
+    The target message cannot carry some of the data, and losing it was not accepted.
+
+    `fields` names what would be dropped.
+    """
 
     def __init__(self, message_type, fields):
         self.message_type = message_type

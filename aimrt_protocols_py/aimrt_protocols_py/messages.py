@@ -1,4 +1,6 @@
-"""One import path for every AimRT message class, plus the type-name registry.
+# SPDX-License-Identifier: Apache-2.0
+"""
+One import path for every AimRT message class, plus the type-name registry.
 
 AimRT names a channel's message type `pb:<full proto name>`; AimRT >= 0.10 names
 the array messages JointStateArray / JointCommandArray / TouchSensorStateArray
@@ -42,5 +44,5 @@ def message_class(name):
 
 
 def type_name(cls_or_msg):
-    """AimRT channel type name (`pb:<full name>`) of a class or message."""
+    """Return the AimRT channel type name (`pb:<full name>`) of a class or message."""
     return 'pb:' + cls_or_msg.DESCRIPTOR.full_name

@@ -1,17 +1,17 @@
+# SPDX-License-Identifier: Apache-2.0
 import math
 
-import pytest
-from sensor_msgs.msg import Imu as RosImu
-from sensor_msgs.msg import JointState as RosJointState
 from aimrt_protocols_msgs.msg import JointCommand as RosJointCommand
 from aimrt_protocols_msgs.msg import TouchSensorState as RosTouchSensorState
 from aimrt_protocols_msgs.msg import TouchState as RosTouchState
-from std_msgs.msg import Header as RosHeader
-
 from aimrt_protocols_py import codec, conversions as cv
 from aimrt_protocols_py.errors import ConversionError, LossyConversionError
 from aimrt_protocols_py.messages import (
     Header, ImuState, JointCommand, JointState, SingleJointCommand, TouchState)
+import pytest
+from sensor_msgs.msg import Imu as RosImu
+from sensor_msgs.msg import JointState as RosJointState
+from std_msgs.msg import Header as RosHeader
 
 
 def test_header_ns_split_and_back():

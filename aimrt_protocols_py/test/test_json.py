@@ -1,10 +1,10 @@
+# SPDX-License-Identifier: Apache-2.0
 import json
-
-import pytest
 
 from aimrt_protocols_py import codec
 from aimrt_protocols_py.errors import JsonFormatError, UnsupportedContentTypeError
 from aimrt_protocols_py.messages import Header, ImuState, JointCommand, JointState
+import pytest
 
 
 def test_json_out_uses_proto_names_and_prints_defaults():

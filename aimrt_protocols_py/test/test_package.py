@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The installed package: generated modules, stubs, proto sources, ament index."""
 import os
 import pathlib

@@ -1,16 +1,19 @@
-"""Golden bytes written by hand from the proto field numbers and protobuf's
-encoding rules (tag = field_number << 3 | wire_type; varint, fixed64 little
-endian doubles, length-delimited strings/messages/packed repeated fields).
-struct.pack is only used for IEEE-754 doubles, never the code under test."""
-import struct
+# SPDX-License-Identifier: Apache-2.0
+"""
+Golden bytes written by hand from the proto field numbers and protobuf's encoding rules.
 
-import pytest
+Rules: tag = field_number << 3 | wire_type; varint, fixed64 little endian doubles,
+length-delimited strings/messages/packed repeated fields. struct.pack is only used for
+IEEE-754 doubles, never the code under test.
+"""
+import struct
 
 from aimrt_protocols_py import codec
 from aimrt_protocols_py.errors import DecodeError
 from aimrt_protocols_py.messages import (
-    Header, ImuState, JointCommand, JointState, SingleJointCommand, SingleJointState,
-    SingleTouchSensorState, TouchState, message_class, type_name)
+    Header, ImuState, JointCommand, JointState, message_class, SingleJointCommand,
+    SingleJointState, SingleTouchSensorState, TouchState, type_name)
+import pytest
 
 
 def d(x):

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 # Copyright 2025 The horus_msg_py authors
-"""ROS 2 node: HORUS shared-memory topics -> ROS 2 topics, and ROS 2 -> HORUS.
+"""
+ROS 2 node: HORUS shared-memory topics -> ROS 2 topics, and ROS 2 -> HORUS.
 
 HORUS topics are polled by a timer (HORUS has no cross-process wake-up a
 Python process can wait on); each tick drains every mapped ring.
@@ -15,13 +16,12 @@ flowing.
 
 import sys
 
+from horus_msg_py import HorusMsgError, PowerSupplyStatus, shm, ShmRewoundError
+from horus_msg_py.ros_conversions import CONVERTERS
 import rclpy
 from rclpy.executors import SingleThreadedExecutor
 from rclpy.node import Node
 from rclpy.signals import SignalHandlerOptions
-
-from horus_msg_py import HorusMsgError, PowerSupplyStatus, shm, ShmRewoundError
-from horus_msg_py.ros_conversions import CONVERTERS
 
 from . import stop
 from .mapping import parse_horus_to_ros, parse_ros_to_horus

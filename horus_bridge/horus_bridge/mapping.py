@@ -1,6 +1,7 @@
 # Copyright 2025 The horus_msg_py authors
 # SPDX-License-Identifier: Apache-2.0
-"""Parsing of the bridge's topic-mapping parameters.
+"""
+Parsing of the bridge's topic-mapping parameters.
 
 ``horus_to_ros`` entries: ``TYPE:horus_topic:ros_topic[:frame_id]``
 ``ros_to_horus`` entries: ``TYPE:ros_topic:horus_topic``

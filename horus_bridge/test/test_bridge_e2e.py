@@ -1,6 +1,7 @@
 # Copyright 2025 The horus_msg_py authors
 # SPDX-License-Identifier: Apache-2.0
-"""End to end with the real peer (horus-robotics 0.4.1) in its own process:
+"""
+End to end with the real peer (horus-robotics 0.4.1) in its own process.
 
 * horus-robotics publisher -> horus_bridge -> rclpy subscriber (equal values);
 * rclpy publisher -> horus_bridge -> horus-robotics subscriber (equal values).
@@ -17,12 +18,11 @@ import time
 import uuid
 
 from ament_index_python.packages import get_package_prefix
-import pytest
-import rclpy
-
 from horus_msg_py import MESSAGE_TYPES, SENSOR_TYPES, shm
 from horus_msg_py.ros_conversions import CONVERTERS
 from horus_msg_py.testing import peer_samples
+import pytest
+import rclpy
 
 PEER = [sys.executable, '-m', 'horus_msg_py.testing.horus_peer']
 BRIDGE = os.path.join(get_package_prefix('horus_bridge'), 'lib', 'horus_bridge', 'horus_bridge')

@@ -1,9 +1,8 @@
 # Copyright 2025 The horus_msg_py authors
 # SPDX-License-Identifier: Apache-2.0
-import pytest
-
 from horus_bridge.mapping import MappingError, parse_horus_to_ros, parse_ros_to_horus
 from horus_bridge.qos import bridge_qos
+import pytest
 from rclpy.qos import ReliabilityPolicy
 
 

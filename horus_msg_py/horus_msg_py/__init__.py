@@ -1,6 +1,7 @@
 # Copyright 2025 The horus_msg_py authors
 # SPDX-License-Identifier: Apache-2.0
-"""HORUS sensor message layouts, shared-memory topics and ROS 2 conversions.
+"""
+HORUS sensor message layouts, shared-memory topics and ROS 2 conversions.
 
 ROS-free parts (layouts, messages, shm) import without rclpy; the ROS 2
 conversions live in ``horus_msg_py.ros_conversions``.

@@ -1,6 +1,7 @@
 # Copyright 2025 The horus_msg_py authors
 # SPDX-License-Identifier: Apache-2.0
-"""The single table of HORUS sensor message layouts (INTERFACES.md section 5).
+"""
+The single table of HORUS sensor message layouts (INTERFACES.md section 5).
 
 HORUS shares ``repr(C)`` little-endian structs (alignment 8) through shared
 memory. Every size and field offset below is the wire contract; nothing else in

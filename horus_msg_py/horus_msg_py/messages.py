@@ -1,6 +1,7 @@
 # Copyright 2025 The horus_msg_py authors
 # SPDX-License-Identifier: Apache-2.0
-"""Message classes over the HORUS byte layouts.
+"""
+Message classes over the HORUS byte layouts.
 
 Each class wraps a one-element numpy structured array whose dtype comes from
 ``layouts.DTYPES``. ``from_bytes`` wraps the caller's buffer without copying
@@ -163,7 +164,8 @@ class HorusMessage:
 
     @classmethod
     def from_bytes(cls, buffer, offset=0):
-        """View ``buffer`` (bytes, bytearray, memoryview, mmap, ndarray) in place.
+        """
+        View ``buffer`` (bytes, bytearray, memoryview, mmap, ndarray) in place.
 
         No copy is made: the object reads (and, for a writable buffer, writes)
         the caller's memory. Use ``.copy()`` to detach.
@@ -271,7 +273,8 @@ Illuminance = MESSAGE_TYPES['Illuminance']
 
 
 def joint_state(names, positions=None, velocities=None, efforts=None, timestamp_ns=0):
-    """Build a JointState from per-joint lists; joint_count follows ``names``.
+    """
+    Build a JointState from per-joint lists; joint_count follows ``names``.
 
     Missing (None) value lists mean zeros; a list whose length differs from
     ``names`` is an error.

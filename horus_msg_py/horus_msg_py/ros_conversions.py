@@ -1,6 +1,7 @@
 # Copyright 2025 The horus_msg_py authors
 # SPDX-License-Identifier: Apache-2.0
-"""HORUS <-> ROS 2 conversions (sensor_msgs, nav_msgs/Odometry).
+"""
+HORUS <-> ROS 2 conversions (sensor_msgs, nav_msgs/Odometry).
 
 Rules where the two sides differ (each is tested in test/test_ros_conversions.py):
 
@@ -29,11 +30,10 @@ Rules where the two sides differ (each is tested in test/test_ros_conversions.py
 import array
 import math
 
-import numpy as np
-
 from builtin_interfaces.msg import Time
 from geometry_msgs.msg import Quaternion
 from nav_msgs.msg import Odometry as RosOdometry
+import numpy as np
 from sensor_msgs import msg as sm
 
 from . import messages as hm
@@ -406,8 +406,8 @@ def _scalar_pair(horus_cls, ros_cls, field):
     return to_ros, from_ros
 
 
-temperature_to_ros, temperature_from_ros = _scalar_pair(hm.Temperature, sm.Temperature,
-                                                         'temperature')
+temperature_to_ros, temperature_from_ros = _scalar_pair(
+    hm.Temperature, sm.Temperature, 'temperature')
 fluid_pressure_to_ros, fluid_pressure_from_ros = _scalar_pair(
     hm.FluidPressure, sm.FluidPressure, 'fluid_pressure')
 illuminance_to_ros, illuminance_from_ros = _scalar_pair(hm.Illuminance, sm.Illuminance,

@@ -1,6 +1,7 @@
 # Copyright 2025 The horus_msg_py authors
 # SPDX-License-Identifier: Apache-2.0
-"""Reader and writer for HORUS shared-memory topics (horus-robotics 0.4.1, header v4).
+"""
+Reader and writer for HORUS shared-memory topics (horus-robotics 0.4.1, header v4).
 
 Facts relied on (pinned by test/test_shm_peer_facts.py against the real wheel):
 
@@ -195,9 +196,9 @@ class _Topic:
         small, slot_size, self._ready_at, self._data_at, need = ring_geometry(
             self.msg_type.SIZE, cap)
         if int(h['slot_size']) != slot_size or size < need:
-            raise (ShmTruncatedError if int(h['slot_size']) == slot_size else ShmError)('%s: slot size %d / file %d bytes do not match a %s ring of %d'
-                           % (self.path, h['slot_size'], size,
-                              'small' if small else 'large', cap))
+            error = ShmTruncatedError if int(h['slot_size']) == slot_size else ShmError
+            raise error('%s: slot size %d / file %d bytes do not match a %s ring of %d'
+                        % (self.path, h['slot_size'], size, 'small' if small else 'large', cap))
         self.capacity = cap
         self.mask = cap - 1
         self.is_small_ring = small
@@ -214,7 +215,8 @@ class _Topic:
         return _U64.unpack(self._pread(READY_WORD, _HEAD_OFFSET))[0]
 
     def check(self):
-        """Raise ShmError unless the file still holds a complete ring with our header.
+        """
+        Raise ShmError unless the file still holds a complete ring with our header.
 
         Checks the size (truncation) and the header's identity fields (magic, version,
         type, geometry) that a corrupting or re-creating process could have changed.
@@ -233,12 +235,12 @@ class _Topic:
         self._validate(size, h)
 
     def _header_mapped(self):
-        """True when the mapped header page is still backed by the file (no SIGBUS)."""
+        """Return True when the mapped header page is still backed by the file (no SIGBUS)."""
         return (self._mm is not None and self._fd is not None and
                 os.fstat(self._fd).st_size >= HEADER_SIZE)
 
     def replaced(self):
-        """True when the path now names another file (HORUS unlinks and re-creates)."""
+        """Return True when the path now names another file (HORUS unlinks and re-creates)."""
         try:
             return os.stat(self.path).st_ino != self._inode
         except FileNotFoundError:
@@ -311,7 +313,8 @@ class _Topic:
 
 
 class ShmTopicReader(_Topic):
-    """Reads a HORUS topic's ring in place.
+    """
+    Reads a HORUS topic's ring in place.
 
     ``start='oldest'`` replays what the ring still holds (as a HORUS subscriber
     does); ``'latest'`` starts with the next message published.
@@ -358,7 +361,8 @@ class ShmTopicReader(_Topic):
                 self._pread(size, self._data_at(slot)))
 
     def recv_bytes(self):
-        """Bytes of the next message, or None.
+        """
+        Bytes of the next message, or None.
 
         Overrun messages are counted in ``lost``; slots with a ready word that stays
         wrong are skipped and counted in ``corrupt`` (and ``lost``). Raises
@@ -409,12 +413,13 @@ class ShmTopicReader(_Topic):
             return data
 
     def recv(self):
-        """The next message as a ``msg_type`` object (over a private copy), or None."""
+        """Return the next message as a ``msg_type`` object (over a private copy), or None."""
         data = self.recv_bytes()
         return None if data is None else self.msg_type.from_bytes(data)
 
     def read_view(self, seq):
-        """The message in the slot of ``seq`` (a private copy; valid until overwritten).
+        """
+        Return the message in the slot of ``seq`` (a copy; valid until overwritten).
 
         The ring is not mapped (see the module docstring), so this is a copy too.
         """
@@ -552,7 +557,8 @@ class ShmTopicWriter(_Topic):
                 pass
 
     def close(self, unlink=None):
-        """Leave the topic; like HORUS, the last participant removes the files.
+        """
+        Leave the topic; like HORUS, the last participant removes the files.
 
         ``unlink`` forces (True) or prevents (False) the removal.
         """

@@ -3,14 +3,13 @@
 import os
 import uuid
 
-import pytest
-
 from horus_msg_py import shm
+import pytest
 
 
 @pytest.fixture
 def horus_ns(monkeypatch):
-    """A fresh HORUS_NAMESPACE per test; its /dev/shm folder is removed afterwards."""
+    """Give each test a fresh HORUS_NAMESPACE; its /dev/shm folder is removed afterwards."""
     name = 'hmp_test_%d_%s' % (os.getpid(), uuid.uuid4().hex[:8])
     monkeypatch.setenv('HORUS_NAMESPACE', name)
     yield name

@@ -1,16 +1,16 @@
 # Copyright 2025 The horus_msg_py authors
 # SPDX-License-Identifier: Apache-2.0
-"""Pins every size and offset to the numbers of INTERFACES.md section 5 (seed 003).
+"""
+Pins every size and offset to the numbers of INTERFACES.md section 5 (seed 003).
 
 The numbers here are typed from the spec on purpose: they must not be derived
 from ``horus_msg_py.layouts``, which they check.
 """
 
-import numpy as np
-import pytest
-
 from horus_msg_py import layouts
 from horus_msg_py.layouts import DTYPES, offset_of, PADDING, size_of
+import numpy as np
+import pytest
 
 SPEC = {
     'Pose2D': (32, {'x': 0, 'y': 8, 'theta': 16, 'timestamp_ns': 24}),

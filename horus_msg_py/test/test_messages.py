@@ -2,13 +2,12 @@
 # SPDX-License-Identifier: Apache-2.0
 import struct
 
-import numpy as np
-import pytest
-
 from horus_msg_py import (active_joints, BatteryState, joint_state, JointState, LaserScan,
                           LayoutError, MESSAGE_TYPES, NameTooLongError, NavSatFix, Odometry,
                           RangeSensor, Temperature)
 from horus_msg_py.layouts import PADDING
+import numpy as np
+import pytest
 
 
 def test_laser_scan_bytes_at_spec_offsets():

@@ -1,6 +1,7 @@
 # Copyright 2025 The horus_msg_py authors
 # SPDX-License-Identifier: Apache-2.0
-"""Byte-level tests against the real peer, horus-robotics==0.4.1, in other processes.
+"""
+Byte-level tests against the real peer, horus-robotics==0.4.1, in other processes.
 
 1. every type sent by horus-robotics is read from its shared memory by our reader
    and equals our encoding of the same values (padding ignored);
@@ -17,13 +18,11 @@ import subprocess
 import sys
 import time
 
-import numpy as np
-import pytest
-
 from horus_msg_py import MESSAGE_TYPES, SENSOR_TYPES, shm
 from horus_msg_py.layouts import PADDING
-
 from horus_msg_py.testing import peer_samples
+import numpy as np
+import pytest
 
 PEER = ['-m', 'horus_msg_py.testing.horus_peer']
 TIMEOUT = 30.0
@@ -31,7 +30,7 @@ TIMEOUT = 30.0
 
 @pytest.fixture
 def horus_publisher(horus_ns):
-    """A horus-robotics process that has sent one sample of every sensor type."""
+    """Start a horus-robotics process that has sent one sample of every sensor type."""
     proc = subprocess.Popen([sys.executable, *PEER, 'publish', 'peer.', '0', *SENSOR_TYPES],
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
                             env=dict(os.environ))

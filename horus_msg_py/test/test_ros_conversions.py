@@ -2,17 +2,15 @@
 # SPDX-License-Identifier: Apache-2.0
 import math
 
-import numpy as np
-import pytest
-
 from builtin_interfaces.msg import Time
-from sensor_msgs import msg as sm
-
 from horus_msg_py import (BatteryState, ConversionError, FluidPressure, Illuminance, Imu,
                           joint_state, LaserScan, MagneticField, NameTooLongError,
                           NavSatFix, Odometry,
                           PowerSupplyStatus, RangeSensor, SENSOR_TYPES, Temperature)
 from horus_msg_py import ros_conversions as rc
+import numpy as np
+import pytest
+from sensor_msgs import msg as sm
 
 TS = 1_700_000_123_456_789_012
 
@@ -103,7 +101,8 @@ def test_enums_are_mapped_not_cast():
     with pytest.raises(ConversionError):
         rc.nav_sat_fix_to_ros(fix)
     bat = BatteryState(power_supply_status=3)
-    assert rc.battery_state_to_ros(bat).power_supply_status == sm.BatteryState.POWER_SUPPLY_STATUS_FULL == 4
+    assert rc.battery_state_to_ros(bat).power_supply_status == \
+        sm.BatteryState.POWER_SUPPLY_STATUS_FULL == 4
     ros = sm.BatteryState(power_supply_status=sm.BatteryState.POWER_SUPPLY_STATUS_NOT_CHARGING)
     with pytest.raises(ConversionError, match='power_supply_status'):
         rc.battery_state_from_ros(ros)

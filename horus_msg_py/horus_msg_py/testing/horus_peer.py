@@ -1,6 +1,7 @@
 # Copyright 2025 The horus_msg_py authors
 # SPDX-License-Identifier: Apache-2.0
-"""The real peer, run as a separate process: horus-robotics 0.4.1.
+"""
+The real peer, run as a separate process: horus-robotics 0.4.1.
 
   python -m horus_msg_py.testing.horus_peer publish PREFIX PERIOD TYPE...
       send each sample (once if PERIOD is 0, else every PERIOD s), print READY,
