@@ -116,41 +116,46 @@ class MujocoPhysics:
         n = len(self.joint_names)
         self.ddq = np.zeros(n)
         self.tau = np.zeros(n)
+        self._refresh()
 
-    @property
-    def q(self):
-        return self.data.qpos[self._qadr].copy()
-
-    @property
-    def dq(self):
-        return self.data.qvel[self._vadr].copy()
+    def _refresh(self):
+        """Cache the joint state and the IMU reading of the current data (once per step)."""
+        self.q = self.data.qpos[self._qadr].copy()
+        self.dq = self.data.qvel[self._vadr].copy()
+        self._imu = None
 
     def set_joint_positions(self, q):
         """Place the joints (at rest) without stepping, e.g. for an initial pose."""
         self.data.qpos[self._qadr] = q
         self.data.qvel[:] = 0.0
         mujoco.mj_forward(self.model, self.data)
+        self._refresh()
 
     def step(self, kp, kd, q_des, dq_des, tau_ff):
         """One timestep with the given per-joint gains and targets (arrays of 19)."""
         m, d = self.model, self.data
         dq_old = self.dq
-        m.actuator_biasprm[self._act, 1] = -np.asarray(kp, dtype=float)
-        m.actuator_biasprm[self._act, 2] = -np.asarray(kd, dtype=float)
+        kp = np.asarray(kp, dtype=float)
+        kd = np.asarray(kd, dtype=float)
+        m.actuator_biasprm[self._act, 1] = -kp
+        m.actuator_biasprm[self._act, 2] = -kd
         d.ctrl[self._act] = tau_ff + kp * q_des + kd * dq_des
         mujoco.mj_step(m, d)
+        self._refresh()
         self.tau = d.actuator_force[self._act].copy()
         self.ddq = (self.dq - dq_old) / self.timestep
 
     def imu(self):
         """(quaternion wxyz, gyroscope, accelerometer, ypr) of the IMU site on the pelvis."""
-        d = self.data.sensordata
+        if self._imu is None:
+            d = self.data.sensordata
 
-        def read(name):
-            adr, dim = self._sensor[name]
-            return [float(v) for v in d[adr:adr + dim]]
-        quat = read('imu_quat')
-        return quat, read('imu_gyro'), read('imu_acc'), quat_to_ypr(quat)
+            def read(name):
+                adr, dim = self._sensor[name]
+                return [float(v) for v in d[adr:adr + dim]]
+            quat = read('imu_quat')
+            self._imu = (quat, read('imu_gyro'), read('imu_acc'), quat_to_ypr(quat))
+        return self._imu
 
     def foot_forces(self):
         """Return the normal force (N) of the floor on each stand pad, in FOOT_GEOMS order."""
