@@ -85,8 +85,11 @@ def capacity(seconds, with_message):
 
 
 def run_process(cmd, seconds, env, ready='running:'):
-    """Start cmd, measure CPU for `seconds` after its ready line, SIGINT it; return
-    (real-time factor, CPU %, log)."""
+    """
+    Start cmd, measure CPU for `seconds` after its ready line, then SIGINT it.
+
+    Returns (real-time factor, CPU %, log lines).
+    """
     proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                             text=True)
     lines = []
