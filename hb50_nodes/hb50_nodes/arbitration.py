@@ -1,4 +1,6 @@
-"""Which command source bridge_node obeys.
+# SPDX-License-Identifier: Apache-2.0
+"""
+Which command source bridge_node obeys.
 
 Rule (the vendor documents only ">= 10 Hz custom publisher wins"; the details are ours):
 - The primary source is `control_node`. Any other source_node is a custom source.
@@ -42,7 +44,11 @@ class Arbiter:
         return (1.0 + self.jitter_margin) / self.min_rate
 
     def offer(self, source, now):
-        """A valid command from `source` arrived at `now` (s). Returns (apply, events)."""
+        """
+        Offer a valid command from `source` that arrived at `now` (s).
+
+        Returns (apply, events).
+        """
         events = self.poll(now)
         if source == self.primary:
             return self.active == self.primary, events

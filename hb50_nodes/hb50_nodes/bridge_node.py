@@ -1,16 +1,17 @@
+# SPDX-License-Identifier: Apache-2.0
 """bridge_node: the simulated HB50 hardware behind the vendor's topics."""
 
-import time
 from array import array
+import time
 
-import numpy as np
 from hb50_commons.msg import BridgeData, BridgeState, JointCommand
+import numpy as np
 
 from . import qos
 from .bridge_core import BridgeCore
 from .loop_node import LoopNode
 from .params import BRIDGE, declare
-from .ros_common import StatusReporter, run, set_stamp
+from .ros_common import run, set_stamp, StatusReporter
 
 
 class BridgeNode(LoopNode):
@@ -103,6 +104,7 @@ class BridgeNode(LoopNode):
 
 
 def main(args=None):
+    """Run bridge_node until SIGINT/SIGTERM."""
     return run([BridgeNode], args)
 
 

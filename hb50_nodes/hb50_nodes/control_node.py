@@ -1,22 +1,23 @@
+# SPDX-License-Identifier: Apache-2.0
 """control_node: stands the robot up, trots after /hb50/velocity_command, estimates the state."""
 
-import time
 from array import array
+import time
 
-import numpy as np
 from geometry_msgs.msg import Twist
 from hb50_commons.msg import BridgeData, JointCommand, LegState, RobotState
+import numpy as np
 
 from . import qos
 from .control_core import ControlCore
 from .layout import JOINT_NAMES, LEG_NAMES, NUM_JOINTS
 from .loop_node import LoopNode
 from .params import CONTROL, declare
-from .ros_common import StatusReporter, run, set_stamp
+from .ros_common import run, set_stamp, StatusReporter
 
 
 def _f32_buffer(n):
-    """A zeroed float32[n] array.array: what rclpy converts fastest."""
+    """Return a zeroed float32[n] array.array: what rclpy converts fastest."""
     return array('f', bytes(4 * n))
 
 
@@ -127,6 +128,7 @@ class ControlNode(LoopNode):
 
 
 def main(args=None):
+    """Run control_node until SIGINT/SIGTERM."""
     return run([ControlNode], args)
 
 

@@ -1,11 +1,16 @@
+# SPDX-License-Identifier: Apache-2.0
 """Heartbeat bookkeeping of the monitor, without ROS."""
 
 from . import levels
 
 
 class HeartbeatTracker:
-    """Reports a node STALE once `timeout` s passed since its last heartbeat (or since the
-    tracker started, for expected nodes never heard), and OK when its heartbeat returns."""
+    """
+    Reports a node STALE after `timeout` s of silence, and OK when it returns.
+
+    The silence counts from its last heartbeat, or from the tracker's start for expected
+    nodes never heard.
+    """
 
     def __init__(self, timeout, expected, now):
         self.timeout = timeout

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """heartbeat_monitor: STALE on /hb50/status when a node's heartbeat stops, OK when it returns."""
 
 import time
@@ -7,8 +8,8 @@ from rclpy.node import Node
 
 from . import qos
 from .heartbeat import HeartbeatTracker
-from .params import MONITOR, declare
-from .ros_common import StatusReporter, run
+from .params import declare, MONITOR
+from .ros_common import run, StatusReporter
 
 
 class HeartbeatMonitor(Node):
@@ -33,6 +34,7 @@ class HeartbeatMonitor(Node):
 
 
 def main(args=None):
+    """Run heartbeat_monitor until SIGINT/SIGTERM."""
     return run([HeartbeatMonitor], args)
 
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Actuator and leg layout of the Honey Badger 5.0 (vendor robot_models order)."""
 
 # Wire order of every joint array (BridgeData, JointCommand). j0 hip abduction,

@@ -1,4 +1,6 @@
-"""Status levels as plain ints so the models need no ROS import.
+# SPDX-License-Identifier: Apache-2.0
+"""
+Status levels as plain ints so the models need no ROS import.
 
 They mirror hb50_commons/msg/Status constants; test_levels.py proves they are equal.
 """

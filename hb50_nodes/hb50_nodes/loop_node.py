@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Base class of the two 500 Hz nodes: runs `tick(now)` from a deadline thread or a timer."""
 
 import threading
@@ -21,7 +22,7 @@ class LoopNode(Node):
         self._published_ticks = 0
 
     def setup_loop(self, loop_cfg):
-        """Called by the subclass once its parameters are declared."""
+        """Configure the loop; the subclass calls it once its parameters are declared."""
         self.loop_cfg = loop_cfg
         self.period = 1.0 / loop_cfg.rate
         # The 10 Hz topics repeat every slow_every-th 500 Hz sample.

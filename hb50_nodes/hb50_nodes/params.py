@@ -1,5 +1,10 @@
-"""ROS parameters of the nodes, generated from the config dataclasses so that each default is
-written exactly once (config/hb50.yaml repeats them for users; a test keeps them equal)."""
+# SPDX-License-Identifier: Apache-2.0
+"""
+ROS parameters of the nodes, generated from the config dataclasses.
+
+Each default is written exactly once (config/hb50.yaml repeats them for users; a test keeps
+them equal).
+"""
 
 import dataclasses
 

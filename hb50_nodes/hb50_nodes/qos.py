@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The two vendor QoS profiles and the topic table, defined once for every node and test."""
 
 from rclpy.qos import DurabilityPolicy, HistoryPolicy, QoSProfile, ReliabilityPolicy

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Bounded, rate-limited event reports (no ROS here).
+"""
+Bounded, rate-limited event reports (no ROS here).
 
 Every event text that reaches a log line or /hb50/status may carry untrusted strings (a
 source_node, a joint name). Here they are bounded: each quoted string is clipped to
@@ -9,9 +10,9 @@ so "t_pos[3] is not finite (nan)" from any source is one reason; the repeats in 
 counted and the count rides on the next report of that reason.
 """
 
+from collections import OrderedDict
 import re
 import time
-from collections import OrderedDict
 
 TEXT_LIMIT = 300      # characters of one report (log line text and Status.status)
 QUOTE_LIMIT = 48      # characters kept of one quoted string inside a report
@@ -53,7 +54,7 @@ def bound(text):
 
 
 def reason_of(text):
-    """The reason of a (bounded) report: quoted strings and numbers blanked out."""
+    """Return the reason of a (bounded) report: quoted strings and numbers blanked out."""
     return _NUMBER.sub('#', _QUOTED.sub("'*'", text))
 
 

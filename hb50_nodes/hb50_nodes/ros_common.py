@@ -6,9 +6,9 @@ import sys
 import threading
 import time
 
-import rclpy
 from builtin_interfaces.msg import Time
 from hb50_commons.msg import Status
+import rclpy
 from rclpy.executors import ExternalShutdownException, MultiThreadedExecutor, \
     SingleThreadedExecutor
 from rclpy.signals import SignalHandlerOptions
@@ -34,8 +34,12 @@ def stamp_to_ns(stamp):
 
 
 def publish_guarded(node, publisher, msg):
-    """Publish unless the node is shutting down; a publish that loses the race against the
-    shutdown (context or publisher already invalid) is dropped, any other error raises."""
+    """
+    Publish `msg` unless the node is shutting down.
+
+    A publish that loses the race against the shutdown (context or publisher already
+    invalid) is dropped; any other error raises.
+    """
     if not node.context.ok():
         return False
     try:
@@ -48,7 +52,8 @@ def publish_guarded(node, publisher, msg):
 
 
 class StatusReporter:
-    """Publishes events on /hb50/status and level-OK heartbeats on /hb50/heartbeat.
+    """
+    Publishes events on /hb50/status and level-OK heartbeats on /hb50/heartbeat.
 
     Every event text is bounded (reporting.bound) and each reason rate-limited
     (reporting.ReportLimiter, one report per reason and `report_period` s) before it becomes
@@ -96,8 +101,11 @@ class StatusReporter:
 
 
 def make_executor():
-    """Executor for subscriptions and slow timers: HB50_EXECUTOR = events (default, measured
-    cheapest), single or multi."""
+    """
+    Return the executor for subscriptions and slow timers.
+
+    HB50_EXECUTOR = events (default, measured cheapest), single or multi.
+    """
     kind = os.environ.get('HB50_EXECUTOR', 'events')
     if kind == 'single':
         return SingleThreadedExecutor()
@@ -112,8 +120,12 @@ def _finished(nodes, done):
 
 
 def spin_nodes(nodes, done=lambda: False):
-    """Spin until SIGINT/SIGTERM (stop.requested()), done(), a node's `done` attribute or a
-    context shutdown, then stop and destroy every node and shut the context down, in that order.
+    """
+    Spin `nodes` until a stop, then stop and destroy them and shut the context down.
+
+    A stop is SIGINT/SIGTERM (stop.requested()), done(), a node's `done` attribute or a
+    context shutdown. Then the nodes' loops and timers stop, the executor shuts down, the
+    nodes are destroyed and the context shut down, in that order.
 
     rclpy.init is done by the caller. The EventsExecutor must be spun with a timeout (it
     hangs otherwise); the timeout also bounds how late a stop request is seen (0.1 s).
@@ -142,7 +154,10 @@ def spin_nodes(nodes, done=lambda: False):
 
 
 def run(node_factories, args=None):
-    """main() body of every executable: init, build the nodes, spin, clean shutdown.
+    """
+    Run the nodes: the main() body of every executable.
+
+    Init, build the nodes, spin, clean shutdown.
 
     Returns the exit status: 0, also on SIGINT/SIGTERM at any moment; 2 with a one-line
     error when a parameter is invalid.

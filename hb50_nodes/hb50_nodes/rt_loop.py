@@ -1,6 +1,11 @@
-"""500 Hz loop on a dedicated thread: sleep to an absolute deadline, then spin the last
-`busy_wait` seconds. Measured on this machine (see README) it has far lower period jitter than
-an executor timer; the executor then only serves subscriptions and slow timers."""
+# SPDX-License-Identifier: Apache-2.0
+"""
+500 Hz loop on a dedicated thread.
+
+It sleeps to an absolute deadline, then spins the last `busy_wait` seconds. Measured on this
+machine (see README) it has far lower period jitter than an executor timer; the executor then
+only serves subscriptions and slow timers.
+"""
 
 import ctypes
 import os
@@ -14,10 +19,14 @@ _PR_SET_TIMERSLACK = 29
 
 
 def reduce_timer_slack(slack_ns=1000):
-    """Linux lets a sleeping thread wake up to its timer slack late (50 us by default) so it can
-    batch wakeups. Measured here: sleep overshoot p50 78 -> 43 us, p99 175 -> 117 us with 1 us of
-    slack, so the busy-wait before each deadline (pure CPU cost) can be shorter. Only the calling
-    thread is affected; a no-op where prctl does not exist."""
+    """
+    Set the calling thread's timer slack to `slack_ns`.
+
+    Linux lets a sleeping thread wake up to its timer slack late (50 us by default) so it can
+    batch wakeups. Measured here: sleep overshoot p50 78 -> 43 us, p99 175 -> 117 us with 1 us
+    of slack, so the busy-wait before each deadline (pure CPU cost) can be shorter. Only the
+    calling thread is affected; a no-op where prctl does not exist.
+    """
     if not sys.platform.startswith('linux'):
         return False
     try:
@@ -27,8 +36,12 @@ def reduce_timer_slack(slack_ns=1000):
 
 
 def set_realtime(priority):
-    """SCHED_FIFO for the calling thread only (Linux applies sched_setscheduler(0) to the
-    thread). Returns None on success, else the reason (no privilege, not supported)."""
+    """
+    Put the calling thread only in SCHED_FIFO at `priority`.
+
+    Linux applies sched_setscheduler(0) to the thread. Returns None on success, else the
+    reason (no privilege, not supported).
+    """
     if not hasattr(os, 'sched_setscheduler'):
         return 'SCHED_FIFO is not supported on this platform'
     try:

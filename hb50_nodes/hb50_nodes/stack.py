@@ -1,7 +1,11 @@
-"""hb50_stack: bridge_node, control_node and heartbeat_monitor composed in one process. The 500 Hz
-loops run on their own deadline threads; one executor (HB50_EXECUTOR, default events) serves
-every subscription and slow timer. `--ros-args --params-file config/hb50.yaml` works as for the
-separate executables (each node reads its own section)."""
+# SPDX-License-Identifier: Apache-2.0
+"""
+hb50_stack: bridge_node, control_node and heartbeat_monitor composed in one process.
+
+The 500 Hz loops run on their own deadline threads; one executor (HB50_EXECUTOR, default
+events) serves every subscription and slow timer. `--ros-args --params-file
+config/hb50.yaml` works as for the separate executables (each node reads its own section).
+"""
 
 from .bridge_node import BridgeNode
 from .control_node import ControlNode
@@ -10,6 +14,7 @@ from .ros_common import run
 
 
 def main(args=None):
+    """Run the three nodes in this process until SIGINT/SIGTERM."""
     return run([BridgeNode, ControlNode, HeartbeatMonitor], args)
 
 

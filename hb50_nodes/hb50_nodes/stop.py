@@ -1,9 +1,11 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Stopping on SIGINT/SIGTERM at any moment, start-up and imports included.
+"""
+Stopping on SIGINT/SIGTERM at any moment, start-up and imports included.
 
 The executables are small launcher scripts (bin/, run with `python3 -S`) that call launch()
-before importing anything heavy, ~10 ms after exec: from then on SIGINT and SIGTERM only set a stop request, never raise
-KeyboardInterrupt in the middle of an import and never kill the process. ros_common.run()
+before importing anything heavy, ~10 ms after exec: from then on SIGINT and SIGTERM only set
+a stop request, never raise KeyboardInterrupt in the middle of an import and never kill the
+process. ros_common.run()
 checks the request before rclpy.init, between node constructions and in the spin loop, and
 then shuts down in order (loop threads and timers, executor, nodes, context) while the
 context is still valid, so no callback, log line or publish meets an invalid context. rclpy's
@@ -42,8 +44,12 @@ def request():
 
 
 def launch(module, node_class=None):
-    """Body of a launcher script: install the handlers, then import hb50_nodes.`module` and
-    run its main(), or run its `node_class` through ros_common.run()."""
+    """
+    Run an executable: the body of a launcher script.
+
+    Installs the handlers, then imports hb50_nodes.`module` and runs its main(), or its
+    `node_class` through ros_common.run().
+    """
     install()
     import importlib
     import sys

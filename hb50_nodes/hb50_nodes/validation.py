@@ -58,7 +58,8 @@ def _check_range(field, values, low, high):
 
 
 def validate(msg, joint_names, limits):
-    """Return a ValidCommand for a JointCommand-like `msg`, or raise InvalidCommand.
+    """
+    Return a ValidCommand for a JointCommand-like `msg`, or raise InvalidCommand.
 
     Checks, in order: source_node present and at most 255 characters; every array has one
     entry per actuator; names equal the configured order; every number finite;

@@ -1,4 +1,6 @@
-"""Start the simulated HB50 stack as three processes with the shipped parameters.
+# SPDX-License-Identifier: Apache-2.0
+"""
+Start the simulated HB50 stack as three processes with the shipped parameters.
 
 Usage (ROS 2 with launch installed): ros2 launch hb50_nodes hb50_sim.launch.py
 """

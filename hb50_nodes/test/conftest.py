@@ -1,24 +1,24 @@
+# SPDX-License-Identifier: Apache-2.0
 """Shared helpers of the hb50_nodes tests (no fixtures that start ROS here)."""
 
 from types import SimpleNamespace
 
-import numpy as np
-
 from hb50_nodes.layout import JOINT_NAMES, NUM_JOINTS
+import numpy as np
 
 
 def command(source='control_node', **overrides):
-    """A JointCommand-like object holding position 0 with moderate gains."""
-    fields = dict(source_node=source, name=list(JOINT_NAMES), kp=[20.0] * NUM_JOINTS,
-                  ki=[0.0] * NUM_JOINTS, kd=[1.0] * NUM_JOINTS, t_pos=[0.0] * NUM_JOINTS,
-                  t_vel=[0.0] * NUM_JOINTS, t_trq=[0.0] * NUM_JOINTS,
-                  brake=[False] * NUM_JOINTS)
+    """Return a JointCommand-like object holding position 0 with moderate gains."""
+    fields = {'source_node': source, 'name': list(JOINT_NAMES), 'kp': [20.0] * NUM_JOINTS,
+              'ki': [0.0] * NUM_JOINTS, 'kd': [1.0] * NUM_JOINTS, 't_pos': [0.0] * NUM_JOINTS,
+              't_vel': [0.0] * NUM_JOINTS, 't_trq': [0.0] * NUM_JOINTS,
+              'brake': [False] * NUM_JOINTS}
     fields.update(overrides)
     return SimpleNamespace(**fields)
 
 
 def array_command(source='control_node', kp=20.0, kd=1.0, t_pos=None, t_trq=None, brake=None):
-    """A ValidCommand with numpy arrays for the physics model."""
+    """Return a ValidCommand with numpy arrays for the physics model."""
     from hb50_nodes.validation import ValidCommand
     n = NUM_JOINTS
     return ValidCommand(source, np.full(n, kp), np.full(n, kd),

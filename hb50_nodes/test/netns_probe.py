@@ -1,6 +1,9 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Observer for test_two_host.py, run inside a network namespace (the test process cannot
-join one): prints one line per observation, `<time.monotonic()> <kind> <details>`, flushed.
+"""
+Observer for test_two_host.py, run inside a network namespace.
+
+The test process cannot join a namespace: this script prints one line per observation,
+`<time.monotonic()> <kind> <details>`, flushed.
 
 kinds: `ready`; `drives <0|1>` when /hb50/bridge_state's drives_enabled changes (first sample
 included); `status <level> <reporting_node> <text>` for every /hb50/status message.

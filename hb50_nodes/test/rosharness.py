@@ -1,5 +1,10 @@
-"""Harness of the ROS integration tests: an isolated DDS domain, the stack as subprocesses
-and a probe node that records every topic. Every wait has a timeout."""
+# SPDX-License-Identifier: Apache-2.0
+"""
+Harness of the ROS integration tests.
+
+An isolated DDS domain, the stack as subprocesses and a probe node that records every
+topic. Every wait has a timeout.
+"""
 
 import os
 import random
@@ -52,9 +57,12 @@ def stop(proc, timeout=5.0):
 
 
 def clean_shared_memory():
-    """Remove Fast DDS shared-memory segments left by processes killed hard (SIGKILL).
+    """
+    Remove Fast DDS shared-memory segments left by processes killed hard (SIGKILL).
+
     `fastdds shm clean` deletes only segments no live process holds, so other users of the
-    machine are not affected."""
+    machine are not affected.
+    """
     tool = shutil.which('fastdds')
     if tool:
         subprocess.run([tool, 'shm', 'clean'], stdout=subprocess.DEVNULL,

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 from hb50_nodes import levels
 from hb50_nodes.arbitration import Arbiter
 

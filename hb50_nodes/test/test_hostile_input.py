@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Hostile input against the running bridge_node and control_node (separate processes).
+"""
+Hostile input against the running bridge_node and control_node (separate processes).
 
 Fuzzed JointCommands (hypothesis, derandomized) are invalid by construction: a base command
 that would visibly crouch the robot plus one to three mutations, each of which makes it
@@ -13,11 +14,6 @@ priority throughout.
 import math
 import time
 
-import numpy as np
-import pytest
-import rosharness as rh
-from hypothesis import given, HealthCheck, settings, strategies as st
-
 from hb50_nodes import levels
 from hb50_nodes.control_core import ControlConfig, ControlCore, MODE_STAND
 from hb50_nodes.kinematics import LegGeometry
@@ -25,6 +21,10 @@ from hb50_nodes.layout import JOINT_NAMES, NUM_JOINTS
 from hb50_nodes.qos import JOINT_COMMAND_DEPTH
 from hb50_nodes.reporting import reason_of
 from hb50_nodes.validation import GainLimits, MAX_SOURCE_LENGTH
+from hypothesis import given, HealthCheck, settings, strategies as st
+import numpy as np
+import pytest
+import rosharness as rh
 
 STAND = ControlCore(ControlConfig(), LegGeometry()).stand_pose()
 CROUCH = STAND + np.tile([0.0, 0.25, -0.5], 4)
@@ -59,10 +59,10 @@ def _standing(probe, tol=0.05):
 
 def _command(source, t_pos=CROUCH, **fields):
     from hb50_commons.msg import JointCommand
-    values = dict(source_node=source, name=list(JOINT_NAMES), kp=[200.0] * NUM_JOINTS,
-                  ki=[0.0] * NUM_JOINTS, kd=[4.0] * NUM_JOINTS,
-                  t_pos=[float(v) for v in t_pos], t_vel=[0.0] * NUM_JOINTS,
-                  t_trq=[0.0] * NUM_JOINTS, brake=[False] * NUM_JOINTS)
+    values = {'source_node': source, 'name': list(JOINT_NAMES), 'kp': [200.0] * NUM_JOINTS,
+              'ki': [0.0] * NUM_JOINTS, 'kd': [4.0] * NUM_JOINTS,
+              't_pos': [float(v) for v in t_pos], 't_vel': [0.0] * NUM_JOINTS,
+              't_trq': [0.0] * NUM_JOINTS, 'brake': [False] * NUM_JOINTS}
     values.update(fields)
     return JointCommand(**values)
 
@@ -204,9 +204,13 @@ def _valid_command_still_applies(probe):
 
 
 def test_invalid_traffic_between_valid_commands_keeps_the_custom_source(stack):
-    """Between each two of my_ctrl's 20 Hz commands come 12 invalid ones (several reasons,
+    """
+    Invalid traffic between a custom source's commands does not cost it priority.
+
+    Between each two of my_ctrl's 20 Hz commands come 12 invalid ones (several reasons,
     several sources, my_ctrl among them) and control_node's 500 Hz stream. With a depth-1
-    reader they displaced my_ctrl's samples and it lost priority 6-12 times in 17 s."""
+    reader they displaced my_ctrl's samples and it lost priority 6-12 times in 17 s.
+    """
     probe = stack['probe']
     assert rh.wait_for(lambda: _standing(probe), 15.0)
     valid = _command('my_ctrl')
@@ -272,10 +276,14 @@ def test_limits_reject_finite_absurd_targets_whole(stack):
 
 
 def test_megabyte_strings_bound_log_status_and_memory(stack):
-    """A 1 MB source_node used to become a 1 MB log line and Status message and, kept in
+    """
+    Megabyte strings give short log lines and Status messages and bounded memory.
+
+    A 1 MB source_node used to become a 1 MB log line and Status message and, kept in
     rosout's 1000-deep transient-local history, grew bridge_node's RSS by ~1 MB per report.
     Now reports are clipped; what memory remains is DDS's reader history (at most
-    JOINT_COMMAND_DEPTH samples, each slot as large as the largest sample it held)."""
+    JOINT_COMMAND_DEPTH samples, each slot as large as the largest sample it held).
+    """
     probe = stack['probe']
     bridge = stack['procs']['bridge_node']
     log_before = len(_log(bridge))

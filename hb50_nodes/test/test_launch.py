@@ -1,6 +1,10 @@
-"""The launch file starts the nodes under the vendor's node names. (That every package,
-executable and share file it names is installed is checked for every launch file of the
-workspace by workspace_tests/test_launch_files.py.)"""
+# SPDX-License-Identifier: Apache-2.0
+"""
+The launch file starts the nodes under the vendor's node names.
+
+(That every package, executable and share file it names is installed is checked for every
+launch file of the workspace by workspace_tests/test_launch_files.py.)
+"""
 
 import ast
 import os

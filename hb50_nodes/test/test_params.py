@@ -1,13 +1,13 @@
+# SPDX-License-Identifier: Apache-2.0
 """Shipped YAML, code defaults, QoS profiles and status levels agree."""
 
 import os
 
-import yaml
 from ament_index_python.packages import get_package_share_directory
 from hb50_commons.msg import RobotState, Status
-from rclpy.qos import DurabilityPolicy, HistoryPolicy, ReliabilityPolicy
-
 from hb50_nodes import control_core, levels, params, qos
+from rclpy.qos import DurabilityPolicy, HistoryPolicy, ReliabilityPolicy
+import yaml
 
 
 def test_yaml_equals_code_defaults():

@@ -1,15 +1,18 @@
-"""Losing a node (separate processes only: one process cannot lose one node) and the
-terminal live view."""
+# SPDX-License-Identifier: Apache-2.0
+"""
+Losing a node, and the terminal live view.
+
+Separate processes only: one process cannot lose one node.
+"""
 
 import time
-
-import numpy as np
-import pytest
-import rosharness as rh
 
 from hb50_nodes import levels
 from hb50_nodes.control_core import ControlConfig, ControlCore, MODE_STAND
 from hb50_nodes.kinematics import LegGeometry
+import numpy as np
+import pytest
+import rosharness as rh
 
 STAND = ControlCore(ControlConfig(), LegGeometry()).stand_pose()
 
@@ -17,8 +20,8 @@ STAND = ControlCore(ControlConfig(), LegGeometry()).stand_pose()
 @pytest.fixture(scope='module')
 def stack():
     rh.isolate()
-    procs = {name: rh.start(name) for name in ('bridge_node', 'control_node',
-                                                 'heartbeat_monitor')}
+    procs = {name: rh.start(name)
+             for name in ('bridge_node', 'control_node', 'heartbeat_monitor')}
     probe = rh.Probe()
     try:
         rh.wait_for(lambda: _standing(probe), 30.0)

@@ -1,20 +1,24 @@
-"""Behaviour of the running stack over DDS, for the three separate executables and for the
-composed hb50_stack (same checks: they must behave the same). No wall-clock budgets: waits
-have generous timeouts and assertions are about what the stack does."""
+# SPDX-License-Identifier: Apache-2.0
+"""
+Behaviour of the running stack over DDS.
+
+For the three separate executables and for the composed hb50_stack (same checks: they must
+behave the same). No wall-clock budgets: waits have generous timeouts and assertions are
+about what the stack does.
+"""
 
 import math
 import statistics
 import time
 
-import numpy as np
-import pytest
-import rosharness as rh
-from rclpy.qos import DurabilityPolicy, ReliabilityPolicy
-
 from hb50_nodes import levels
 from hb50_nodes.control_core import ControlConfig, ControlCore, MODE_LOCOMOTION, MODE_STAND
 from hb50_nodes.kinematics import LegGeometry
 from hb50_nodes.layout import JOINT_NAMES
+import numpy as np
+import pytest
+from rclpy.qos import DurabilityPolicy, ReliabilityPolicy
+import rosharness as rh
 
 STAND = ControlCore(ControlConfig(), LegGeometry()).stand_pose()
 SEPARATE = ('bridge_node', 'control_node', 'heartbeat_monitor')

@@ -1,6 +1,9 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Every executable exits 0, without a traceback, FATAL line or rosout complaint, when
-SIGINT or SIGTERM arrives during its imports, its start-up or in steady state.
+"""
+Every executable stops cleanly on SIGINT and SIGTERM at any moment.
+
+Exit 0, without a traceback, FATAL line or rosout complaint, when the signal arrives during
+its imports, its start-up or in steady state.
 
 The five executables of one (signal, moment) run at once, in one domain, so that they also
 talk to each other (the heartbeat monitor has heartbeats to check, the bridge commands to

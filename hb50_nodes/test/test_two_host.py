@@ -1,8 +1,11 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Two hosts: bridge_node in one network namespace, control_node and heartbeat_monitor in
-another, joined by a veth pair with addresses private to the test. The link goes down and
-comes back: bridge_node must damp within 150 ms, the monitor report bridge_node STALE within
-1.5 s, and the drives come back within 1 s of the link.
+"""
+Two hosts joined by a link that goes down and comes back.
+
+bridge_node runs in one network namespace, control_node and heartbeat_monitor in another,
+joined by a veth pair with addresses private to the test. When the link goes down,
+bridge_node must damp within 150 ms and the monitor report bridge_node STALE within 1.5 s;
+when it comes back, the drives must come back within 1 s.
 
 Needs root and iproute2 (`ip netns`, veth): CI runs as root. Without them the test fails, it
 never skips. DDS runs over UDPv4 only (FASTDDS_BUILTIN_TRANSPORTS): the namespaces share
@@ -108,8 +111,11 @@ class Observer:
 
 
 def _multicast_route(host):
-    """SPDP multicast needs a route in a namespace without a default route (link down
-    removes it: added again after link up)."""
+    """
+    Route multicast to the link: SPDP needs it in a namespace without a default route.
+
+    Link down removes the route: it is added again after link up.
+    """
     _ip('-n', host.name, 'route', 'replace', '224.0.0.0/4', 'dev', host.link)
 
 

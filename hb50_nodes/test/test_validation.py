@@ -3,12 +3,11 @@
 
 import math
 
-import numpy as np
-import pytest
 from conftest import command
-
 from hb50_nodes.layout import JOINT_NAMES
 from hb50_nodes.validation import damping_command, GainLimits, InvalidCommand, validate
+import numpy as np
+import pytest
 
 LIMITS = GainLimits()
 
