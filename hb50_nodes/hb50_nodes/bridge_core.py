@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """bridge_node's logic without ROS: validation -> arbitration -> watchdog -> simulation.
 
 Events are (level, text) tuples that bridge_node publishes on /hb50/status.
@@ -8,7 +9,7 @@ from dataclasses import dataclass
 from . import levels
 from .arbitration import Arbiter
 from .layout import JOINT_NAMES
-from .physics import HardwareSim
+from .physics import make_sim
 from .validation import InvalidCommand, damping_command, validate
 
 
@@ -25,7 +26,7 @@ class BridgeCore:
     def __init__(self, cfg, sim_cfg, geo, limits, arbiter, now):
         self.cfg = cfg
         self.limits = limits
-        self.sim = HardwareSim(sim_cfg, geo)
+        self.sim = make_sim(sim_cfg, geo)
         self.arbiter = arbiter if arbiter is not None else Arbiter()
         self.damping = damping_command(len(cfg.joint_names), cfg.damping_kd)
         self.command = self.damping

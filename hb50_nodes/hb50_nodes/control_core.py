@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """control_node's logic without ROS: mode machine, joint targets and state estimation."""
 
 from dataclasses import dataclass, field
@@ -24,7 +25,8 @@ class ControlConfig:
     kd: float = 2.0                   # N*m*s/rad
     body_mass: float = 15.0           # kg, for the gravity feed-forward
     cmd_vel_lin: float = 0.5          # m/s per unit of normalised linear x/y
-    cmd_vel_ang: float = 1.0          # rad/s per unit of normalised angular x/y/z
+    cmd_vel_ang: float = 1.0          # rad/s per unit of normalised angular z; tilt rate limit
+    tilt_range: float = 0.3           # rad of body roll/pitch per unit of angular x/y
     velocity_timeout: float = 0.5     # s; an older velocity command counts as zero
     accel_limit: float = 1.0          # m/s^2 (and rad/s^2) ramp on the commanded twist
     gait_period: float = 0.4          # s per trot cycle
@@ -45,6 +47,7 @@ class Estimate:
     contact: np.ndarray = field(default_factory=lambda: np.zeros(NUM_LEGS, dtype=bool))
     position: np.ndarray = field(default_factory=lambda: np.zeros(3))
     quat: tuple = (0.0, 0.0, 0.0, 1.0)
+    rpy: tuple = (0.0, 0.0, 0.0)      # rad, from the IMU orientation
     body_lin: np.ndarray = field(default_factory=lambda: np.zeros(3))
     body_ang: np.ndarray = field(default_factory=lambda: np.zeros(3))
     world_lin: np.ndarray = field(default_factory=lambda: np.zeros(3))
@@ -57,6 +60,20 @@ class JointTargets:
     t_pos: np.ndarray
     t_vel: np.ndarray
     t_trq: np.ndarray
+
+
+def quat_to_rpy(x, y, z, w):
+    """Roll, pitch, yaw (rad, ZYX convention) of a unit quaternion given as x, y, z, w."""
+    roll = np.arctan2(2.0 * (w * x + y * z), 1.0 - 2.0 * (x * x + y * y))
+    pitch = np.arcsin(np.clip(2.0 * (w * y - z * x), -1.0, 1.0))
+    yaw = np.arctan2(2.0 * (w * z + x * y), 1.0 - 2.0 * (y * y + z * z))
+    return float(roll), float(pitch), float(yaw)
+
+
+def rotation_rp(roll, pitch):
+    """Rotation matrix Ry(pitch) @ Rx(roll): body frame -> yaw-aligned level frame."""
+    cr, sr, cp, sp = np.cos(roll), np.sin(roll), np.cos(pitch), np.sin(pitch)
+    return np.array([[cp, sp * sr, sp * cr], [0.0, cr, -sr], [-sp, cp * sr, cp * cr]])
 
 
 class ControlCore:
@@ -76,6 +93,7 @@ class ControlCore:
         self.cmd_time = None
         self.twist = np.zeros(3)     # ramped (vx, vy, wz) actually walked
         self.height = cfg.stand_height
+        self.tilt = np.zeros(2)      # ramped (roll, pitch) set-point actually commanded, rad
         self._stand_from = None
         self._stand_t = 0.0
         self._still_time = 0.0
@@ -93,7 +111,7 @@ class ControlCore:
         """Returns an event when the command is ignored."""
         try:
             self.cmd = scale_velocity(linear, angular, self.cfg.cmd_vel_lin,
-                                      self.cfg.cmd_vel_ang)
+                                      self.cfg.cmd_vel_ang, self.cfg.tilt_range)
         except InvalidVelocityCommand as exc:
             return [(levels.WARN, f'velocity command ignored: {exc}')]
         self.cmd_time = now
@@ -110,13 +128,18 @@ class ControlCore:
     def stand_pose(self):
         return kinematics.inverse(self.geo, self.nominal_feet(self.cfg.stand_height)).reshape(-1)
 
-    def _gravity_ff(self, q, stance, scale=1.0):
-        """Feed-forward torques that carry the body weight on the stance feet."""
+    def _gravity_ff(self, q, stance, scale=1.0, rot=None):
+        """Feed-forward torques that carry the body weight on the stance feet.
+
+        `rot` (rotation_rp of the body tilt) turns the vertical ground force into the body frame.
+        """
         n = int(np.count_nonzero(stance))
         if n == 0:
             return np.zeros(NUM_JOINTS)
         force = np.zeros((NUM_LEGS, 3))
-        force[stance, 2] = scale * self.cfg.body_mass * GRAVITY / n
+        up = (0.0, 0.0, 1.0) if rot is None else rot[2]
+        force[stance] = np.multiply.outer(np.ones(n), up) * (
+            scale * self.cfg.body_mass * GRAVITY / n)
         jac = kinematics.jacobian(self.geo, q.reshape(NUM_LEGS, 3))
         return -kinematics.joint_torque_from_force(jac, force).reshape(-1)
 
@@ -126,6 +149,7 @@ class ControlCore:
         self._stand_t = 0.0
         self.trot.reset()
         self.twist[:] = 0.0
+        self.tilt[:] = 0.0
 
     # --- 500 Hz step ----------------------------------------------------------------------
     def step(self, now, dt):
@@ -185,6 +209,11 @@ class ControlCore:
             self.trot.reset()
             self._still_time = 0.0
             events.append((levels.OK, 'locomotion: trotting'))
+        # Body tilt: ramp towards the commanded roll/pitch at cmd_vel_ang (rad/s), then express
+        # the level-frame foot targets in the tilted body frame (feet stay on the ground).
+        step = cfg.cmd_vel_ang * dt
+        self.tilt += np.clip(np.array([cmd.roll, cmd.pitch]) - self.tilt, -step, step)
+        rot = rotation_rp(*self.tilt) if self.tilt.any() else None
         nominal = self.nominal_feet(self.height)
         if self.mode == MODE_LOCOMOTION:
             feet = self.trot.feet(nominal, *self.twist)
@@ -203,10 +232,14 @@ class ControlCore:
             feet = feet_next = nominal
             stance = np.ones(NUM_LEGS, dtype=bool)
             self.gait = GAIT_STAND
+        if rot is not None:
+            # Row-vector form of R^T p: level frame -> body frame.
+            feet = feet @ rot
+            feet_next = feet if feet_next is nominal else feet_next @ rot
         target = kinematics.inverse(self.geo, feet).reshape(-1)
         target_next = (target if feet_next is feet
                        else kinematics.inverse(self.geo, feet_next).reshape(-1))
-        return target, (target_next - target) / dt, self._gravity_ff(target, stance)
+        return target, (target_next - target) / dt, self._gravity_ff(target, stance, rot=rot)
 
     def _estimate(self, dt):
         cfg, est = self.cfg, self.est
@@ -220,14 +253,17 @@ class ControlCore:
         alpha = cfg.velocity_filter
         est.body_lin[0] += alpha * (vx - est.body_lin[0])
         est.body_lin[1] += alpha * (vy - est.body_lin[1])
-        x, y, z, w = est.quat
-        yaw = np.arctan2(2.0 * (w * z + x * y), 1.0 - 2.0 * (y * y + z * z))
+        # The IMU's roll and pitch level the feet and the body velocity.
+        roll, pitch, yaw = est.rpy = quat_to_rpy(*est.quat)
+        rot = rotation_rp(roll, pitch)
+        level = rot @ est.body_lin
         c, s = np.cos(yaw), np.sin(yaw)
-        est.world_lin = np.array([c * est.body_lin[0] - s * est.body_lin[1],
-                                  s * est.body_lin[0] + c * est.body_lin[1], 0.0])
+        est.world_lin = np.array([c * level[0] - s * level[1], s * level[0] + c * level[1],
+                                  level[2]])
         est.position[:2] += est.world_lin[:2] * dt
         if est.contact.any():
-            est.position[2] = float(np.max(-est.feet[est.contact, 2]))
+            feet_level = est.feet[est.contact] @ rot.T
+            est.position[2] = float(np.max(-feet_level[:, 2]))
 
     @property
     def motion_type(self):

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Motion generation for control_node: velocity-command scaling, smooth stand-up, trot."""
 
 import math
@@ -16,8 +17,8 @@ class VelocityCommand:
     vx: float = 0.0          # m/s, forward
     vy: float = 0.0          # m/s, left
     height: float = 0.0      # normalised walking-height offset in [-1, 1]; 0 = nominal
-    roll: float = 0.0        # rad/s
-    pitch: float = 0.0       # rad/s
+    roll: float = 0.0        # rad, body roll set-point (normalised x tilt_range)
+    pitch: float = 0.0       # rad, body pitch set-point (normalised x tilt_range)
     yaw_rate: float = 0.0    # rad/s
 
     @property
@@ -33,16 +34,19 @@ def _clamp(value):
     return min(1.0, max(-1.0, float(value)))
 
 
-def scale_velocity(linear, angular, cmd_vel_lin, cmd_vel_ang):
-    """Clamp each normalised component to [-1, 1], then scale: linear x/y by cmd_vel_lin (m/s),
-    angular x/y/z by cmd_vel_ang (rad/s). linear.z (walking height) stays normalised."""
+def scale_velocity(linear, angular, cmd_vel_lin, cmd_vel_ang, tilt_range):
+    """Clamp each normalised component to [-1, 1], then scale it.
+
+    linear x/y by cmd_vel_lin (m/s), angular z by cmd_vel_ang (rad/s), angular x/y (roll,
+    pitch: body tilt angles) by tilt_range (rad); linear.z (walking height) stays normalised.
+    """
     values = tuple(linear) + tuple(angular)
     if not all(math.isfinite(v) for v in values):
         raise InvalidVelocityCommand(f'non-finite component in {values}')
     lx, ly, lz = (_clamp(v) for v in linear)
     ax, ay, az = (_clamp(v) for v in angular)
     return VelocityCommand(lx * cmd_vel_lin, ly * cmd_vel_lin, lz,
-                           ax * cmd_vel_ang, ay * cmd_vel_ang, az * cmd_vel_ang)
+                           ax * tilt_range, ay * tilt_range, az * cmd_vel_ang)
 
 
 def smoothstep(s):

@@ -1,5 +1,9 @@
-"""Simulated HB50 hardware: 12 rigid joints, a quasi-static body resting on its feet, IMU and
-power. Plain Python/numpy so it can be unit-tested without ROS; bridge_node only wraps it.
+# SPDX-License-Identifier: Apache-2.0
+"""Simulated HB50 hardware, engine `simple`: quasi-static body on rigid joints.
+
+12 rigid joints, a quasi-static body resting on its feet, IMU and power. Plain Python/numpy so
+it can be unit-tested without ROS; bridge_node only wraps it. The MuJoCo engine
+(mujoco_physics.py) shares the actuator law, the thermal and the power model defined here.
 
 Model (deliberately simple, documented in README):
 - Joint: I*ddq = tau + tau_load - b*dq, tau = kp(t_pos-q) + kd(t_vel-dq) + t_trq clipped to the
@@ -45,19 +49,77 @@ class SimConfig:
     battery_resistance: float = 0.05    # ohm
     initial_battery: float = 100.0      # %
     initial_pose: tuple = (0.0, 1.2, -2.6)   # per leg: lying down, body on the ground
+    physics_engine: str = 'simple'      # 'simple' (this file) or 'mujoco' (MJCF model)
+    physics_substeps: int = 4           # MuJoCo steps per loop period (2 kHz at 500 Hz)
+    model_file: str = ''                # MJCF path; '' = share/hb50_nodes/models/hb50.xml
 
 
-class HardwareSim:
-    """The whole simulated robot; `step(cmd, dt)` advances it by dt."""
+def drive_torque(cmd, q):
+    """PD + feed-forward law without its damping term: kp(t_pos-q) + kd*t_vel + t_trq.
 
-    def __init__(self, cfg, geo):
+    The full law is tau = drive - kd*dq; each engine integrates the -kd*dq part implicitly.
+    """
+    return cmd.kp * (cmd.t_pos - q) + cmd.kd * cmd.t_vel + cmd.t_trq
+
+
+def joint_status(cmd, q, clipped, tolerance):
+    """Quick-status words: TARGET_REACHED (kp > 0, |t_pos-q| < tolerance), MOTION_ERROR."""
+    reached = (cmd.kp > 0.0) & (np.abs(cmd.t_pos - q) < tolerance)
+    return (np.where(reached, STATUS_TARGET_REACHED, 0)
+            | np.where(clipped & ~cmd.brake, STATUS_MOTION_ERROR, 0)).astype(np.uint16)
+
+
+class ActuatorPower:
+    """Thermal and power model shared by both engines (state: tau, dq, temperature, battery)."""
+
+    def _init_power(self, cfg):
         self.cfg = cfg
-        self.geo = geo
         self.q = np.tile(np.asarray(cfg.initial_pose, dtype=float), NUM_LEGS)
         self.dq = np.zeros(NUM_JOINTS)
         self.tau = np.zeros(NUM_JOINTS)
         self.temperature = np.full(NUM_JOINTS, cfg.ambient_temperature)
         self.status = np.zeros(NUM_JOINTS, dtype=np.uint16)
+        self.battery = cfg.initial_battery
+        self.bus_i = 0.0
+        self.bus_v = self._open_circuit_v()
+        self.bus_p = 0.0
+        self.energy_j = 0.0
+        self.time = 0.0
+
+    def _open_circuit_v(self):
+        frac = np.clip(self.battery / 100.0, 0.0, 1.0)
+        cfg = self.cfg
+        return cfg.battery_empty_v + (cfg.battery_full_v - cfg.battery_empty_v) * frac
+
+    def _thermal(self, dt):
+        cfg = self.cfg
+        self.temperature += dt * (cfg.heat_per_nm2 * self.tau ** 2
+                                  - (self.temperature - cfg.ambient_temperature)
+                                  / cfg.cooling_time)
+
+    def _power(self, dt):
+        cfg = self.cfg
+        power = (cfg.idle_power + float(np.sum(np.abs(self.tau * self.dq)))
+                 + cfg.copper_loss * float(np.sum(self.tau ** 2)))
+        # Terminal voltage sags with the previous current (avoids solving a quadratic).
+        self.bus_v = self._open_circuit_v() - cfg.battery_resistance * self.bus_i
+        self.bus_i = power / self.bus_v
+        self.bus_p = self.bus_v * self.bus_i
+        self.energy_j += self.bus_p * dt
+        self.battery = max(0.0, self.battery - 100.0 * self.bus_p * dt
+                           / (cfg.battery_capacity_wh * 3600.0))
+
+    @property
+    def bus_energy_kwh(self):
+        return self.energy_j / 3.6e6
+
+
+class HardwareSim(ActuatorPower):
+    """The whole simulated robot; `step(cmd, dt)` advances it by dt."""
+
+    def __init__(self, cfg, geo):
+        self._init_power(cfg)
+        self.geo = geo
         self.contact = np.zeros(NUM_LEGS, dtype=bool)
         self.height = cfg.rest_height
         self.yaw = 0.0
@@ -65,19 +127,8 @@ class HardwareSim:
         self.v_world = np.zeros(3)
         self.body_twist = (0.0, 0.0, 0.0)
         self.accel_world = np.zeros(3)
-        self.battery = cfg.initial_battery
-        self.bus_i = 0.0
-        self.bus_v = self._open_circuit_v()
-        self.bus_p = 0.0
-        self.energy_j = 0.0
-        self.time = 0.0
         self.tau_load = np.zeros(NUM_JOINTS)
         self._update_body(0.0)
-
-    def _open_circuit_v(self):
-        frac = np.clip(self.battery / 100.0, 0.0, 1.0)
-        cfg = self.cfg
-        return cfg.battery_empty_v + (cfg.battery_full_v - cfg.battery_empty_v) * frac
 
     def _load(self):
         """Feet contacts and the joint torques the body weight puts on them."""
@@ -104,7 +155,7 @@ class HardwareSim:
         inertia, friction = cfg.joint_inertia, cfg.joint_friction
         # Implicit in the velocity terms: dq_new = (I dq + dt(kp e + kd t_vel + t_trq + load))
         #                                          / (I + dt (kd + b)).
-        drive = cmd.kp * (cmd.t_pos - self.q) + cmd.kd * cmd.t_vel + cmd.t_trq
+        drive = drive_torque(cmd, self.q)
         dq_new = (inertia * self.dq + dt * (drive + self.tau_load)) / (
             inertia + dt * (cmd.kd + friction))
         tau = drive - cmd.kd * dq_new
@@ -121,32 +172,11 @@ class HardwareSim:
         self.q = self.q + dq_new * dt
         self.dq = dq_new
         self.tau = tau
-        reached = (cmd.kp > 0.0) & (np.abs(cmd.t_pos - self.q) < cfg.target_tolerance)
-        self.status = (np.where(reached, STATUS_TARGET_REACHED, 0)
-                       | np.where((clipped | vel_clipped) & ~cmd.brake, STATUS_MOTION_ERROR, 0)
-                       ).astype(np.uint16)
+        self.status = joint_status(cmd, self.q, clipped | vel_clipped, cfg.target_tolerance)
         self._thermal(dt)
         self._power(dt)
         self._update_body(dt)
         self.time += dt
-
-    def _thermal(self, dt):
-        cfg = self.cfg
-        self.temperature += dt * (cfg.heat_per_nm2 * self.tau ** 2
-                                  - (self.temperature - cfg.ambient_temperature)
-                                  / cfg.cooling_time)
-
-    def _power(self, dt):
-        cfg = self.cfg
-        power = (cfg.idle_power + float(np.sum(np.abs(self.tau * self.dq)))
-                 + cfg.copper_loss * float(np.sum(self.tau ** 2)))
-        # Terminal voltage sags with the previous current (avoids solving a quadratic).
-        self.bus_v = self._open_circuit_v() - cfg.battery_resistance * self.bus_i
-        self.bus_i = power / self.bus_v
-        self.bus_p = self.bus_v * self.bus_i
-        self.energy_j += self.bus_p * dt
-        self.battery = max(0.0, self.battery - 100.0 * self.bus_p * dt
-                           / (cfg.battery_capacity_wh * 3600.0))
 
     def _update_body(self, dt):
         feet, jac = self._load()
@@ -167,10 +197,6 @@ class HardwareSim:
         self.v_world = v_world
         self.body_twist = (vx, vy, wz)
 
-    @property
-    def bus_energy_kwh(self):
-        return self.energy_j / 3.6e6
-
     def imu(self):
         """(quaternion xyzw, angular velocity, linear acceleration) in the body frame: the
         accelerometer reads specific force, i.e. body acceleration plus 1 g upwards."""
@@ -181,3 +207,16 @@ class HardwareSim:
         ax, ay, az = self.accel_world
         accel = (float(c * ax + s * ay), float(-s * ax + c * ay), float(az + GRAVITY))
         return quat, gyro, accel
+
+
+ENGINES = ('mujoco', 'simple')
+
+
+def make_sim(cfg, geo):
+    """The simulated robot of the configured `physics_engine` ('mujoco' or 'simple')."""
+    if cfg.physics_engine == 'simple':
+        return HardwareSim(cfg, geo)
+    if cfg.physics_engine == 'mujoco':
+        from .mujoco_physics import MujocoSim    # imported only when chosen
+        return MujocoSim(cfg, geo)
+    raise ValueError(f'physics_engine must be one of {ENGINES}, not {cfg.physics_engine!r}')

@@ -1,61 +1,33 @@
-"""control_node's logic in closed loop with the simulated hardware, without ROS."""
+# SPDX-License-Identifier: Apache-2.0
+"""control_node's logic in closed loop with the simple engine, without ROS.
+
+The same core on the MuJoCo engine: test_mujoco_physics.py.
+"""
 
 import math
 
 import numpy as np
 import pytest
-from conftest import command
+from closed_loop import Loop
 
-from hb50_nodes import control_core as cc
-from hb50_nodes.bridge_core import BridgeConfig, BridgeCore
+from hb50_nodes import control_core as cc, kinematics
 from hb50_nodes.gait import InvalidVelocityCommand, scale_velocity, VelocityCommand
 from hb50_nodes.kinematics import LegGeometry
-from hb50_nodes.physics import SimConfig
-from hb50_nodes.validation import GainLimits
-
-DT = 0.002
-
-
-class Loop:
-    def __init__(self):
-        geo = LegGeometry()
-        self.bridge = BridgeCore(BridgeConfig(), SimConfig(), geo, GainLimits(), None, 0.0)
-        self.control = cc.ControlCore(cc.ControlConfig(), geo)
-        self.t = 0.0
-
-    def run(self, seconds, twist=None):
-        """Returns the (true vx, vy, wz, estimated vx, vy, wz) of every tick."""
-        out = []
-        for _ in range(int(round(seconds / DT))):
-            sim = self.bridge.sim
-            quat, gyro, _ = sim.imu()
-            self.control.on_bridge_data(sim.q, sim.dq, sim.tau, quat, gyro)
-            if twist is not None:
-                self.control.on_velocity_command(twist[0], twist[1], self.t)
-            targets, _ = self.control.step(self.t, DT)
-            if targets is not None:
-                self.bridge.on_command(command(kp=targets.kp, kd=targets.kd, t_pos=targets.t_pos,
-                                               t_vel=targets.t_vel, t_trq=targets.t_trq),
-                                       self.t)
-            self.bridge.step(self.t, DT)
-            self.t += DT
-            est = self.control.est
-            out.append(sim.body_twist + (est.body_lin[0], est.body_lin[1], est.body_ang[2]))
-        return np.array(out)
 
 
 @pytest.fixture(scope='module')
 def standing():
-    loop = Loop()
+    loop = Loop('simple')
     loop.run(3.0)
     return loop
 
 
 def test_scaling_clamps_then_scales():
-    cmd = scale_velocity((2.0, -0.5, 3.0), (-7.0, 0.25, 0.5), 0.5, 1.2)
-    assert cmd == VelocityCommand(0.5, -0.25, 1.0, -1.2, 0.3, 0.6)
+    # Roll and pitch are tilt angles: scaled by tilt_range (0.3 rad), yaw rate by cmd_vel_ang.
+    cmd = scale_velocity((2.0, -0.5, 3.0), (-7.0, 0.25, 0.5), 0.5, 1.2, 0.3)
+    assert cmd == VelocityCommand(0.5, -0.25, 1.0, -0.3, 0.075, 0.6)
     with pytest.raises(InvalidVelocityCommand):
-        scale_velocity((math.nan, 0.0, 0.0), (0.0, 0.0, 0.0), 0.5, 1.0)
+        scale_velocity((math.nan, 0.0, 0.0), (0.0, 0.0, 0.0), 0.5, 1.0, 0.3)
 
 
 def test_stand_up_converges_to_stand_pose(standing):
@@ -95,3 +67,44 @@ def test_large_tracking_error_restarts_smooth_stand_up(standing):
     assert standing.control.mode == cc.MODE_STAND_UP
     standing.run(3.0)
     assert standing.control.mode == cc.MODE_STAND
+
+
+def test_estimate_levels_the_feet_with_the_imu_roll_and_pitch():
+    core = cc.ControlCore(cc.ControlConfig(), LegGeometry())
+    pitch = 0.2
+    # A body pitched nose-down by 0.2 rad over level feet: in the body frame the feet are the
+    # level stance rotated by R^T; the measured torques load all four feet.
+    rot = cc.rotation_rp(0.0, pitch)
+    feet_body = core.nominal_feet(0.28) @ rot
+    q = kinematics.inverse(core.geo, feet_body).reshape(-1)
+    jac = kinematics.jacobian(core.geo, q.reshape(4, 3))
+    force = np.tile([0.0, 0.0, 40.0], (4, 1))
+    tau = -kinematics.joint_torque_from_force(jac, force).reshape(-1)
+    quat = (0.0, np.sin(pitch / 2), 0.0, np.cos(pitch / 2))
+    core.on_bridge_data(q, np.zeros(12), tau, quat, (0.0, 0.0, 0.0))
+    core.step(0.0, 0.002)
+    assert core.est.contact.all()
+    np.testing.assert_allclose(core.est.rpy, (0.0, pitch, 0.0), atol=1e-9)
+    # Levelled with the IMU pitch, every foot is 0.28 m below the body centre.
+    assert abs(core.est.position[2] - 0.28) < 1e-6
+
+
+def test_tilt_command_ramps_the_body_frame_foot_targets():
+    # Ideal joints (q = last target), no physics: the flat simple engine cannot tilt (its body
+    # rests on the lowest feet), MuJoCo's closed loop is in test_mujoco_physics.py.
+    core = cc.ControlCore(cc.ControlConfig(), LegGeometry())
+    q, t = core.stand_pose(), 0.0
+    core.mode = cc.MODE_STAND
+    for _ in range(500):
+        core.on_bridge_data(q, np.zeros(12), np.zeros(12), (0.0, 0.0, 0.0, 1.0), (0, 0, 0))
+        core.on_velocity_command((0.0, 0.0, 0.0), (0.5, -1.0, 0.0), t)
+        targets, _ = core.step(t, 0.002)
+        q, t = targets.t_pos, t + 0.002
+        if t < 0.1:
+            # Ramped at cmd_vel_ang (1 rad/s).
+            assert np.all(np.abs(core.tilt) <= t + 1e-9)
+    np.testing.assert_allclose(core.tilt, (0.15, -0.3), atol=1e-9)     # 0.5 and -1 x 0.3 rad
+    feet = kinematics.forward(core.geo, q.reshape(4, 3))
+    # Back in the level frame the commanded feet are the flat stance again.
+    np.testing.assert_allclose(feet @ cc.rotation_rp(0.15, -0.3).T, core.nominal_feet(0.28),
+                               atol=1e-6)

@@ -1,0 +1,230 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Simulated HB50 hardware, engine `mujoco`: the MJCF model models/hb50.xml on MuJoCo.
+
+Same interface as physics.HardwareSim (bridge_core and bridge_node do not know which engine
+runs). What MuJoCo adds over the simple engine: a floating body that tilts, slips and falls,
+foot contacts with friction, an IMU read from MuJoCo sensors on the `imu` site.
+
+Actuators: at every MuJoCo step the 12 actuators give tau = kp(t_pos-q) + kd(t_vel-dq) + t_trq
+clamped to the effort limit, the law of physics.drive_torque, evaluated by MuJoCo itself (general
+actuators whose gain and bias are set from the command each tick); the implicitfast integrator
+treats the -kd*dq term implicitly (stable for any kd, as in the simple engine). Above the
+velocity limit a drive gives no torque that would speed the joint up further. A clamped torque
+or the velocity limit sets MOTION_ERROR. A brake switches on a joint lock (an equality constraint carries the load)
+and the joint holds its position exactly (dq = 0, effort 0).
+
+Time: one call of step(cmd, dt) advances exactly dt in `physics_substeps` MuJoCo steps of
+dt/physics_substeps. bridge_node always passes the nominal loop period, so a late tick steps
+the nominal period: the simulation never integrates a wall-clock jump. MuJoCo is deterministic
+and nothing here draws random numbers: the same commands give the same trajectory.
+"""
+
+import os
+
+import mujoco
+import numpy as np
+
+from .layout import JOINT_NAMES, LEG_FRONT, LEG_NAMES, LEG_SIDE, NUM_JOINTS, NUM_LEGS
+from .physics import ActuatorPower, joint_status
+
+LEGS = tuple(name.lower() for name in LEG_NAMES)
+CONTACT_FORCE = 1.0     # N of normal force on a foot that counts as contact
+_FREE_Q, _FREE_V = 7, 6  # qpos / qvel entries of the floating base, before the joints
+
+
+def model_path(configured=''):
+    """The MJCF file: `configured`, else the installed share/hb50_nodes/models/hb50.xml."""
+    if configured:
+        return configured
+    try:
+        from ament_index_python.packages import get_package_share_directory
+        path = os.path.join(get_package_share_directory('hb50_nodes'), 'models', 'hb50.xml')
+        if os.path.exists(path):
+            return path
+    except (ImportError, LookupError, OSError):   # not installed / not sourced
+        pass
+    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    return os.path.join(here, 'models', 'hb50.xml')
+
+
+def quat_to_rpy(w, x, y, z):
+    """Roll, pitch, yaw (rad, ZYX convention) of a unit quaternion."""
+    roll = np.arctan2(2.0 * (w * x + y * z), 1.0 - 2.0 * (x * x + y * y))
+    pitch = np.arcsin(np.clip(2.0 * (w * y - z * x), -1.0, 1.0))
+    yaw = np.arctan2(2.0 * (w * z + x * y), 1.0 - 2.0 * (y * y + z * z))
+    return float(roll), float(pitch), float(yaw)
+
+
+class MujocoSim(ActuatorPower):
+    """The simulated robot on MuJoCo; `step(cmd, dt)` advances it by dt."""
+
+    def __init__(self, cfg, geo):
+        self._init_power(cfg)
+        self.geo = geo
+        if cfg.physics_substeps < 1:
+            raise ValueError(f'physics_substeps must be >= 1, not {cfg.physics_substeps}')
+        self.path = model_path(cfg.model_file)
+        m = self.model = mujoco.MjModel.from_xml_path(self.path)
+        names = tuple(m.actuator(i).name for i in range(m.nu))
+        if names != JOINT_NAMES:
+            raise ValueError(f'{self.path}: actuators {names} are not {JOINT_NAMES}')
+        qadr = [int(m.jnt_qposadr[m.joint(n).id]) for n in JOINT_NAMES]
+        vadr = [int(m.jnt_dofadr[m.joint(n).id]) for n in JOINT_NAMES]
+        if qadr != list(range(_FREE_Q, _FREE_Q + NUM_JOINTS)) or \
+                vadr != list(range(_FREE_V, _FREE_V + NUM_JOINTS)):
+            raise ValueError(f'{self.path}: expected a free base then the 12 joints in order')
+        self._apply_geometry(m, geo)
+        self._apply_mass(m, cfg.body_mass)
+        m.dof_damping[_FREE_V:] = cfg.joint_friction
+        m.actuator_forcerange[:] = (-cfg.effort_limit, cfg.effort_limit)
+        self._foot_geoms = {m.geom(f'{leg}_foot').id: i for i, leg in enumerate(LEGS)}
+        self.foot_radius = float(m.geom_size[m.geom('fr_foot').id][0])
+        self._trunk = m.body('trunk').id
+        self._brakes = np.array([m.equality(f'{n}_brake').id for n in JOINT_NAMES])
+        self._braked = np.zeros(NUM_JOINTS, dtype=bool)
+        self._lock = np.zeros(NUM_JOINTS)
+        self._sensor = {name: slice(int(m.sensor_adr[m.sensor(name).id]),
+                                    int(m.sensor_adr[m.sensor(name).id]
+                                        + m.sensor_dim[m.sensor(name).id]))
+                        for name in ('imu_quat', 'imu_gyro', 'imu_accel')}
+        self._force6 = np.zeros(6)
+        self.data = mujoco.MjData(m)
+        self._place_on_ground()
+        self.contact = np.zeros(NUM_LEGS, dtype=bool)
+        self.foot_force = np.zeros((NUM_LEGS, 3))
+        self._read()
+
+    # --- model set-up ------------------------------------------------------------------------
+    @staticmethod
+    def _apply_geometry(m, geo):
+        """Body and foot positions from the node's LegGeometry (the XML holds the defaults)."""
+        for leg, front, side in zip(LEGS, LEG_FRONT, LEG_SIDE):
+            m.body(f'{leg}_hip').pos[:] = (front * geo.hip_x, side * geo.hip_y, 0.0)
+            m.body(f'{leg}_thigh').pos[:] = (0.0, side * geo.l_abad, 0.0)
+            m.body(f'{leg}_shank').pos[:] = (0.0, 0.0, -geo.l_thigh)
+            m.geom(f'{leg}_foot').pos[:] = (0.0, 0.0, -geo.l_shank)
+            m.site(f'{leg}_foot').pos[:] = (0.0, 0.0, -geo.l_shank)
+
+    @staticmethod
+    def _apply_mass(m, total):
+        """Scale the trunk so that the whole robot weighs `total` kg (legs as in the XML)."""
+        trunk = m.body('trunk').id
+        legs = float(np.sum(m.body_mass)) - float(m.body_mass[trunk])
+        if total <= legs:
+            raise ValueError(f'body_mass {total} kg must exceed the legs ({legs:.2f} kg)')
+        scale = (total - legs) / m.body_mass[trunk]
+        m.body_mass[trunk] *= scale
+        m.body_inertia[trunk] *= scale
+
+    def _place_on_ground(self):
+        """Start pose: joints at initial_pose, the lowest point (foot or trunk) on the floor."""
+        m, d = self.model, self.data
+        d.qpos[:] = 0.0
+        d.qpos[3] = 1.0
+        d.qpos[_FREE_Q:] = self.q
+        mujoco.mj_kinematics(m, d)
+        feet = min(d.site(f'{leg}_foot').xpos[2] for leg in LEGS) - self.foot_radius
+        trunk = -float(m.geom_size[m.geom('trunk').id][2])
+        d.qpos[2] = -min(feet, trunk) + 1e-3
+        mujoco.mj_forward(m, d)
+
+    # --- stepping ----------------------------------------------------------------------------
+    def step(self, cmd, dt):
+        """Advance by dt (s) under the ValidCommand `cmd`, in physics_substeps MuJoCo steps."""
+        cfg, m, d = self.cfg, self.model, self.data
+        n = cfg.physics_substeps
+        h = dt / n
+        if m.opt.timestep != h:
+            m.opt.timestep = h
+        self._set_brakes(np.asarray(cmd.brake, dtype=bool))
+        # The law tau = kp(t_pos-q) + kd(t_vel-dq) + t_trq as a MuJoCo general actuator:
+        # gain*ctrl + bias1*q + bias2*dq with ctrl = kp*t_pos + kd*t_vel + t_trq, bias1 = -kp,
+        # bias2 = -kd; MuJoCo evaluates it every substep and clamps it to the effort limit.
+        kp, kd = cmd.kp, cmd.kd
+        ctrl = kp * cmd.t_pos + kd * cmd.t_vel + cmd.t_trq
+        # A drive over its velocity limit gives no torque that would speed it up further.
+        dq = self.dq
+        full = ctrl - kp * self.q - kd * dq
+        fast = (np.abs(dq) > cfg.velocity_limit) & (full * dq > 0.0)
+        off = fast | self._braked
+        if off.any():
+            kp, kd, ctrl = (np.where(off, 0.0, v) for v in (kp, kd, ctrl))
+        m.actuator_biasprm[:, 1] = -kp
+        m.actuator_biasprm[:, 2] = -kd
+        d.ctrl[:] = ctrl
+        mujoco.mj_step(m, d, n)
+        if self._braked.any():
+            braked = self._braked
+            d.qpos[_FREE_Q:][braked] = self._lock[braked]
+            d.qvel[_FREE_V:][braked] = 0.0
+        self._read()
+        # The torque the motors gave in the last substep (what a drive's current sensor reads).
+        self.tau = np.where(self._braked, 0.0, d.actuator_force)
+        clipped = fast | (np.abs(d.actuator_force) >= cfg.effort_limit - 1e-9)
+        self.status = joint_status(cmd, self.q, clipped, cfg.target_tolerance)
+        self._thermal(dt)
+        self._power(dt)
+        self.time += dt
+
+    def _set_brakes(self, brake):
+        if np.array_equal(brake, self._braked):
+            return
+        m, d = self.model, self.data
+        newly = brake & ~self._braked
+        self._lock[newly] = d.qpos[_FREE_Q:][newly]
+        for i in np.flatnonzero(newly):
+            m.eq_data[self._brakes[i], 0] = self._lock[i]     # joint1 = polycoef[0]
+        d.eq_active[self._brakes] = brake
+        self._braked = brake.copy()
+
+    def push(self, force=(0.0, 0.0, 0.0), torque=(0.0, 0.0, 0.0)):
+        """Apply an external force (N) and torque (N*m), world frame, at the trunk's centre
+        of mass until the next push() (push() with no arguments removes it)."""
+        self.data.xfrc_applied[self._trunk, :3] = force
+        self.data.xfrc_applied[self._trunk, 3:] = torque
+
+    # --- measurements ------------------------------------------------------------------------
+    def _read(self):
+        d = self.data
+        self.q = d.qpos[_FREE_Q:].copy()
+        self.dq = d.qvel[_FREE_V:].copy()
+        self.position = d.qpos[:3].copy()
+        w, x, y, z = d.qpos[3:7]
+        self.roll, self.pitch, self.yaw = quat_to_rpy(w, x, y, z)
+        rot = d.xmat[self._trunk].reshape(3, 3)
+        self.v_world = d.qvel[:3].copy()
+        self.w_world = rot @ d.qvel[3:6]       # the free joint's angular velocity is local
+        c, s = np.cos(self.yaw), np.sin(self.yaw)
+        vx, vy, _ = self.v_world
+        self.body_twist = (float(c * vx + s * vy), float(-s * vx + c * vy),
+                           float(self.w_world[2]))
+        # Hip plane above the plane of the foot centres (flat floor): the height control_node
+        # commands as stand_height.
+        self.height = float(self.position[2]) - self.foot_radius
+        self._contacts()
+
+    def _contacts(self):
+        m, d = self.model, self.data
+        force = np.zeros((NUM_LEGS, 3))
+        for i in range(d.ncon):
+            con = d.contact[i]
+            leg = self._foot_geoms.get(int(con.geom2))
+            sign = 1.0                      # MuJoCo's contact force acts on geom2
+            if leg is None:
+                leg = self._foot_geoms.get(int(con.geom1))
+                sign = -1.0
+                if leg is None:
+                    continue
+            mujoco.mj_contactForce(m, d, i, self._force6)
+            force[leg] += sign * (con.frame.reshape(3, 3).T @ self._force6[:3])
+        self.foot_force = force
+        self.contact = force[:, 2] > CONTACT_FORCE
+
+    def imu(self):
+        """(quaternion xyzw, angular velocity, linear acceleration) of the `imu` site, body
+        frame, from MuJoCo's sensors: the accelerometer reads specific force (+1 g up at rest)."""
+        data = self.data.sensordata
+        w, x, y, z = data[self._sensor['imu_quat']].tolist()
+        gyro = tuple(data[self._sensor['imu_gyro']].tolist())
+        accel = tuple(data[self._sensor['imu_accel']].tolist())
+        return (x, y, z, w), gyro, accel
