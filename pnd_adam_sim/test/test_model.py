@@ -1,11 +1,13 @@
+# SPDX-License-Identifier: Apache-2.0
+"""The simple (gravity-free) engine and the engine-neutral bookkeeping of AdamModel."""
+
 import math
 
 import numpy as np
-import pytest
-
 from pnd_adam_sim.joints import HAND_OPEN, JOINT_LIMITS, NUM_JOINTS
-from pnd_adam_sim.model import GRAVITY, AdamModel, ModelConfig
+from pnd_adam_sim.model import AdamModel, GRAVITY, ModelConfig
 from pnd_adam_sim.vendor_idl import HandCmd_, LowCmd_, MotorCmd_
+import pytest
 
 DT = 0.002
 
