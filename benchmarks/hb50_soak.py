@@ -1,0 +1,206 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+"""
+Soak benchmark of the simulated HB50 stack (a script, not a test).
+
+Runs bridge_node, control_node and heartbeat_monitor (three processes) for --duration seconds
+(default 10 minutes) under a repeating workload: trot forward, turn, stand (velocity
+commands), a custom source taking priority for 2 s, and one invalid JointCommand a second
+(rejection and report path). At 10 %, 50 % and 100 % of the run (1, 5 and 10 min by default)
+it samples each node's RSS, open file descriptors and threads, and prints them beside the
+target (flat: no growth after the first sample) and a floor measured in the same run: an idle
+rclpy node (EventsExecutor, one 2 Hz timer) sampled at the same moments, whose drift is what
+"flat" can mean on this machine. It also counts the stack's safe-damping and STALE events
+(0 expected in steady operation) and checks every process is still alive at the end.
+
+Usage: hb50_soak.py [--duration 600] [--domain 39]
+Needs the workspace sourced (hb50_nodes installed).
+"""
+
+import argparse
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import time
+
+from _processes import interrupt_and_reap
+
+NODES = ('bridge_node', 'control_node', 'heartbeat_monitor')
+CHECKPOINTS = (0.1, 0.5, 1.0)       # fractions of the run: 1/5/10 min of the default
+RSS_TARGET_MB = 5.0                 # growth allowed between the first and the last sample
+FLOOR_NODE = """
+import rclpy
+from rclpy.experimental import EventsExecutor
+rclpy.init()
+node = rclpy.create_node('hb50_soak_floor')
+node.create_timer(0.5, lambda: None)
+executor = EventsExecutor()
+executor.add_node(node)
+try:
+    while rclpy.ok():
+        executor.spin_once(timeout_sec=0.1)
+except KeyboardInterrupt:
+    pass
+"""
+
+
+def parse():
+    p = argparse.ArgumentParser(description=__doc__.strip().split('\n')[0])
+    p.add_argument('--duration', type=float, default=600.0, help='length of the soak (s)')
+    p.add_argument('--warmup', type=float, default=8.0, help='stand-up time before the soak')
+    p.add_argument('--domain', type=int, default=None, help='ROS_DOMAIN_ID (default: 30-39)')
+    return p.parse_args()
+
+
+def sample(pid):
+    """Return (RSS MB, open fds, threads) of a process."""
+    rss = threads = None
+    with open(f'/proc/{pid}/status') as f:
+        for line in f:
+            if line.startswith('VmRSS:'):
+                rss = int(line.split()[1]) / 1024.0
+            elif line.startswith('Threads:'):
+                threads = int(line.split()[1])
+    return rss, len(os.listdir(f'/proc/{pid}/fd')), threads
+
+
+class Workload:
+    """Velocity commands, a custom source and invalid commands, on a 30 s cycle."""
+
+    def __init__(self):
+        import rclpy
+        from geometry_msgs.msg import Twist
+        from hb50_commons.msg import JointCommand, Status
+        from hb50_nodes import qos
+        from hb50_nodes.control_core import ControlConfig, ControlCore
+        from hb50_nodes.kinematics import LegGeometry
+        from hb50_nodes.layout import JOINT_NAMES
+        from rclpy.experimental import EventsExecutor
+
+        rclpy.init()
+        self.rclpy = rclpy
+        self.node = rclpy.create_node('hb50_soak_workload')
+        self.twist_pub = self.node.create_publisher(Twist, qos.VELOCITY_COMMAND, qos.MAB_RT)
+        self.cmd_pub = self.node.create_publisher(JointCommand, qos.JOINT_COMMAND, qos.MAB_RT)
+        self.events = {'safe damping': 0, 'STALE': 0, 'rejected': 0, 'switched': 0}
+        self.node.create_subscription(Status, qos.STATUS, self.on_status, qos.RELIABLE)
+        self.Twist = Twist
+        stand = ControlCore(ControlConfig(), LegGeometry()).stand_pose()
+        n = len(JOINT_NAMES)
+        self.custom = JointCommand(source_node='soak_ctrl', name=list(JOINT_NAMES),
+                                   kp=[60.0] * n, ki=[0.0] * n, kd=[2.0] * n,
+                                   t_pos=[float(v) for v in stand], t_vel=[0.0] * n,
+                                   t_trq=[0.0] * n, brake=[False] * n)
+        self.invalid = JointCommand(source_node='soak_bad', name=list(JOINT_NAMES),
+                                    kp=[60.0] * n, ki=[0.0] * n, kd=[2.0] * n,
+                                    t_pos=[1e30] * n, t_vel=[0.0] * n, t_trq=[0.0] * n,
+                                    brake=[False] * n)
+        self.executor = EventsExecutor()
+        self.executor.add_node(self.node)
+        self.last_invalid = 0.0
+
+    def on_status(self, msg):
+        if msg.level[0] == 4:
+            self.events['STALE'] += 1
+        for key in ('safe damping', 'rejected', 'switched'):
+            if key in msg.status:
+                self.events[key] += 1
+
+    def step(self, t):
+        """Publish what phase t (s since start) of the 30 s cycle asks for, then spin."""
+        phase = t % 30.0
+        twist = self.Twist()
+        if phase < 10.0:
+            twist.linear.x = 0.6
+        elif phase < 15.0:
+            twist.angular.z = 0.5
+        elif 20.0 <= phase < 22.0:
+            self.cmd_pub.publish(self.custom)      # 20 Hz: takes priority, then hands back
+        if phase < 15.0:
+            self.twist_pub.publish(twist)
+        if t - self.last_invalid >= 1.0:
+            self.last_invalid = t
+            self.cmd_pub.publish(self.invalid)
+        self.executor.spin_once(timeout_sec=0.05)
+
+    def close(self):
+        self.executor.shutdown(timeout_sec=1.0)
+        self.node.destroy_node()
+        self.rclpy.try_shutdown()
+
+
+def main():
+    args = parse()
+    os.environ['ROS_DOMAIN_ID'] = str(args.domain if args.domain is not None
+                                      else random.randint(30, 39))
+    os.environ['ROS_AUTOMATIC_DISCOVERY_RANGE'] = 'LOCALHOST'
+    from ament_index_python.packages import get_package_prefix
+    lib = os.path.join(get_package_prefix('hb50_nodes'), 'lib', 'hb50_nodes')
+    logs = tempfile.mkdtemp(prefix='hb50_soak_')
+    procs = {}
+    for name in NODES:
+        log = open(os.path.join(logs, f'{name}.log'), 'w')
+        procs[name] = subprocess.Popen([os.path.join(lib, name)], stdout=log,
+                                       stderr=subprocess.STDOUT)
+    log = open(os.path.join(logs, 'floor.log'), 'w')
+    procs['floor: idle rclpy node'] = subprocess.Popen([sys.executable, '-c', FLOOR_NODE],
+                                                       stdout=log, stderr=subprocess.STDOUT)
+    workload = Workload()
+    samples = {name: [] for name in procs}
+    times = [args.warmup + f * args.duration for f in CHECKPOINTS]
+    print(f'HB50 soak: {args.duration:.0f} s after {args.warmup:.0f} s of warm-up, samples at '
+          + ', '.join(f'{t - args.warmup:.0f} s' for t in times) + f'; logs in {logs}',
+          flush=True)
+    start = time.monotonic()
+    try:
+        for checkpoint in times:
+            while time.monotonic() - start < checkpoint:
+                workload.step(time.monotonic() - start)
+            for name, proc in procs.items():
+                samples[name].append(sample(proc.pid) if proc.poll() is None else None)
+            print(f'  sampled at {checkpoint - args.warmup:.0f} s', flush=True)
+        alive = {name: proc.poll() is None for name, proc in procs.items()}
+    finally:
+        workload.close()
+        for proc in procs.values():
+            interrupt_and_reap(proc)
+    report(args, times, samples, alive, workload.events, procs)
+
+
+def report(args, times, samples, alive, events, procs):
+    heads = [f'{t - args.warmup:.0f} s' for t in times]
+    print()
+    print(f'{"process":24s} ' + ' '.join(f'{h + " RSS MB/fds/thr":>24s}' for h in heads)
+          + f' {"RSS growth":>11s} {"fds":>4s}  alive exit')
+    growth = {}
+    for name, rows in samples.items():
+        cells = [f'{"-":>24s}' if r is None else f'{r[0]:12.1f}/{r[1]:4d}/{r[2]:4d}'
+                 for r in rows]
+        ok = all(r is not None for r in rows)
+        growth[name] = (rows[-1][0] - rows[0][0], rows[-1][1] - rows[0][1]) if ok else None
+        g = growth[name]
+        print(f'{name:24s} ' + ' '.join(f'{c:>24s}' for c in cells)
+              + (f' {g[0]:+10.1f}  {g[1]:+4d}' if g else f' {"-":>11s} {"-":>4s}')
+              + f'  {"yes" if alive[name] else "NO":5s} {procs[name].returncode}')
+    floor = growth.get('floor: idle rclpy node')
+    print()
+    print(f'target: flat from the first sample on: RSS growth <= {RSS_TARGET_MB:.0f} MB, '
+          f'fds +0, every node alive and exiting 0 on SIGINT')
+    if floor:
+        print(f'floor (idle rclpy node, same run): RSS growth {floor[0]:+.1f} MB, '
+              f'fds {floor[1]:+d}')
+    for name in NODES:
+        g = growth[name]
+        verdict = ('flat' if g and g[0] <= RSS_TARGET_MB and g[1] <= 0 and alive[name]
+                   and procs[name].returncode == 0 else 'NOT FLAT / FAILED')
+        shown = f'RSS {g[0]:+.1f} MB, fds {g[1]:+d}' if g else 'not sampled'
+        print(f'  {name:18s} {shown:28s} -> {verdict}')
+    print(f'events during the soak: {events["safe damping"]} safe damping, {events["STALE"]} '
+          f'STALE (0 expected), {events["switched"]} source switches, {events["rejected"]} '
+          f'rejection reports (1 invalid command/s, reports rate-limited)')
+
+
+if __name__ == '__main__':
+    main()
