@@ -97,10 +97,11 @@ class JointTargets:
         self.q = np.zeros(n)
         self.dq = np.zeros(n)
         self.tau = np.zeros(n)
-        self.kp = np.zeros(n)
-        self.kd = np.zeros(n)
         self.timeout = command_timeout
         self.damping = np.full(n, float(damping_kd))
+        # A joint no command has named yet stays in safe damping.
+        self.kp = np.zeros(n)
+        self.kd = self.damping.copy()
         self.last_time = None
         self.lock = threading.Lock()
         self.accepted = 0
@@ -251,7 +252,7 @@ class AimrtMujocoSim:
     # ------------------------------------------------------------ commands in
     def on_post(self, topic, msg_type, content_type, body):
         """Handle one POSTed channel message; return (HTTP status, reason)."""
-        from aimrt_protocols_py.errors import AimrtProtocolError
+        from aimrt_protocols_py.errors import AimrtProtocolError, UnsupportedContentTypeError
         if topic != self.cfg.command_topic:
             return 404, f'no subscriber for topic {topic!r}'
         try:
@@ -262,8 +263,13 @@ class AimrtMujocoSim:
             entries = self.targets.check(msg)
         except CommandError as e:
             return self._reject(422, e)
+        except UnsupportedContentTypeError as e:
+            return self._reject(415, e)
         except AimrtProtocolError as e:
-            return self._reject(415 if 'content type' in str(e) else 400, e)
+            return self._reject(400, e)
+        except Exception as e:  # a bug must still answer the peer, never reach a joint
+            LOG.error('JointCommand handling failed: %r', e)
+            return 500, 'internal error'
         self.targets.apply(entries, self.sim_time)
         return 200, 'OK'
 
