@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
-"""foxglove_server: every ROS 2 topic, live, over the Foxglove WebSocket protocol.
+"""
+Foxglove_server: every ROS 2 topic, live, over the Foxglove WebSocket protocol.
 
 A foxglove-sdk WebSocket server (default 127.0.0.1:8765, parameters `host`, `port`) with
 one channel per discovered topic: schema `pkg/msg/Type` in `ros2msg` encoding (full

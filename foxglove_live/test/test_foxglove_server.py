@@ -1,6 +1,12 @@
 # SPDX-License-Identifier: Apache-2.0
-"""A plain WebSocket client speaking Foxglove's ws-protocol (foxglove.websocket.v1) sees
-every HB50 topic with its ros2msg schema and decodes messages equal to the live ones."""
+"""
+Foxglove live view of the HB50 stack, checked by a plain WebSocket client.
+
+The client follows Foxglove's ws-protocol v1 (JSON serverInfo/advertise/subscribe, binary
+MessageData opcode 0x01). foxglove-sdk 0.30 negotiates it under the subprotocol name
+`foxglove.sdk.v1` (it answers HTTP 400 to the legacy `foxglove.websocket.v1` alone), so the
+client offers both names, as the Foxglove app does.
+"""
 
 import asyncio
 import json
@@ -23,6 +29,7 @@ HB50_TOPICS = {
 }
 # /hb50/status carries events only: it exists (advertised) once a node reported one.
 STREAMED = [t for t in HB50_TOPICS if t != '/hb50/status']
+SUBPROTOCOLS = ['foxglove.sdk.v1', 'foxglove.websocket.v1']
 
 
 def free_port():
@@ -32,13 +39,26 @@ def free_port():
 
 
 async def client(port, wanted, listen_s):
-    """Connect, collect advertisements until every `wanted` topic is there, subscribe to
-    them, return (channels by topic, {topic: [(log time, payload)]})."""
+    """
+    Connect, collect advertisements, subscribe; return what arrived.
+
+    Advertisements are collected until every `wanted` topic is there; the result is
+    (channels by topic, {topic: [(log time, payload)]}).
+    """
     import websockets
-    async with websockets.connect(f'ws://127.0.0.1:{port}',
-                                  subprotocols=['foxglove.websocket.v1'],
-                                  max_size=None) as ws:
-        assert ws.subprotocol == 'foxglove.websocket.v1'
+    deadline = time.monotonic() + 20
+    while True:     # the server binds once rclpy and the SDK are loaded
+        try:
+            ws = await websockets.connect(f'ws://127.0.0.1:{port}',
+                                          subprotocols=SUBPROTOCOLS,
+                                          max_size=None)
+            break
+        except OSError:
+            if time.monotonic() > deadline:
+                raise
+            await asyncio.sleep(0.2)
+    async with ws:
+        assert ws.subprotocol in SUBPROTOCOLS
         channels = {}
         server_info = None
         deadline = time.monotonic() + 20
@@ -55,7 +75,7 @@ async def client(port, wanted, listen_s):
                     for ch in msg['channels']:
                         channels[ch['topic']] = ch
         assert server_info is not None
-        by_sub = {i: topic for i, topic in enumerate(sorted(channels), start=1)}
+        by_sub = dict(enumerate(sorted(channels), start=1))
         await ws.send(json.dumps({'op': 'subscribe', 'subscriptions': [
             {'id': i, 'channelId': channels[t]['id']} for i, t in by_sub.items()]}))
         received = {t: [] for t in channels}
@@ -88,7 +108,8 @@ def session():
         for p in stack.values():
             th.stop(p)
         probe.close()
-    return dict(channels=channels, received=received, probe=probe, code=code, out=out)
+    return {'channels': channels, 'received': received, 'probe': probe, 'code': code,
+            'out': out}
 
 
 def test_every_topic_advertised_with_ros2msg_schema(session):
@@ -104,6 +125,13 @@ def test_every_topic_advertised_with_ros2msg_schema(session):
     assert 'MSG: builtin_interfaces/Time' in text
 
 
+def key(m):
+    """Header stamp (+ reporting node) of a sample; the whole text for BridgeState."""
+    if hasattr(m, 'header'):
+        return (m.header.stamp.sec, m.header.stamp.nanosec, getattr(m, 'reporting_node', ''))
+    return repr(m)
+
+
 def test_messages_decode_equal_to_live(session):
     from rclpy.serialization import deserialize_message
     from ros2bag_mcap.schema import message_class
@@ -112,16 +140,12 @@ def test_messages_decode_equal_to_live(session):
         got = session['received'][topic]
         assert got, f'{topic}: no message over the WebSocket'
         cls = message_class(HB50_TOPICS[topic])
-        live = {}
-        for _, m in probe.records[topic]:
-            live[(m.header.stamp.sec, m.header.stamp.nanosec,
-                  getattr(m, 'reporting_node', ''))] = m
+        live = {key(m): m for _, m in probe.records[topic]}
         matched = 0
         for _, payload in got:
             m = deserialize_message(bytes(payload), cls)
-            key = (m.header.stamp.sec, m.header.stamp.nanosec, getattr(m, 'reporting_node', ''))
-            if key in live:
-                assert m == live[key], f'{topic}: decoded message differs from the live one'
+            if key(m) in live:
+                assert m == live[key(m)], f'{topic}: decoded message differs from the live one'
                 matched += 1
         assert matched >= 0.9 * len(got), f'{topic}: {matched} of {len(got)} matched'
 

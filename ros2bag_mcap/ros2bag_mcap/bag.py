@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
-"""rosbag2 bag directories with the MCAP storage: writing, metadata, reading, recovery.
+"""
+Rosbag2 bag directories with the MCAP storage: writing, metadata, reading, recovery.
 
 Layout (as rosbag2 with rosbag2_storage_mcap writes it):
 - `<bag>/metadata.yaml`: `rosbag2_bagfile_information` (metadata version 9).
@@ -13,12 +14,12 @@ Layout (as rosbag2 with rosbag2_storage_mcap writes it):
 import os
 import time
 
-import yaml
 from mcap.exceptions import McapError
 from mcap.reader import make_reader
 from mcap.records import Channel, Message, Schema
 from mcap.stream_reader import StreamReader
 from mcap.writer import CompressionType, Writer
+import yaml
 
 from . import qos as qos_util
 from .schema import message_definition
@@ -61,7 +62,8 @@ class _File:
 
 
 class BagWriter:
-    """Writes serialized (CDR) messages into a rosbag2 MCAP bag directory.
+    """
+    Writes serialized (CDR) messages into a rosbag2 MCAP bag directory.
 
     Not thread-safe: one thread writes. `max_bag_duration` (s, 0 = none) starts a new .mcap
     file when a message is that much later than its file's first one.
@@ -123,8 +125,11 @@ class BagWriter:
         self.topics[topic].count += 1
 
     def flush(self):
-        """Close the open chunk and push it to the file: what a SIGKILL can lose is only
-        what arrived since the last flush."""
+        """
+        Close the open chunk and push it to the file.
+
+        What a SIGKILL can lose is only what arrived since the last flush.
+        """
         self._file.writer.flush()
         self._file.stream.flush()
 
@@ -149,7 +154,7 @@ class BagWriter:
 
 
 def build_metadata(topics, files):
-    """The metadata.yaml dictionary; files = [(relative path, start ns, end ns, count)]."""
+    """Return the metadata.yaml dictionary; files: [(path, start ns, end ns, count)]."""
     starts = [s for _, s, _, _ in files if s is not None]
     ends = [e for _, _, e, _ in files if e is not None]
     start = min(starts) if starts else 0
@@ -224,9 +229,12 @@ class FileCheck:
 
 
 def scan_file(path, on_message=None):
-    """Read every record that can be read from `path`, in file order, without the summary
-    (so a killed recorder's file yields all its complete chunks). `on_message(schema,
-    channel, message)` is called for each message."""
+    """
+    Read every record that can be read from `path`, in file order.
+
+    The summary is not needed, so a killed recorder's file yields all its complete chunks.
+    `on_message(schema, channel, message)` is called for each message.
+    """
     check = FileCheck(path)
     try:
         with open(path, 'rb') as f:
@@ -259,8 +267,12 @@ def scan_file(path, on_message=None):
 
 
 def bag_files(uri):
-    """Paths of the bag's .mcap files: those metadata.yaml lists plus any found beside it
-    (a split file that a killed recorder never listed)."""
+    """
+    Return the paths of the bag's .mcap files.
+
+    Those metadata.yaml lists plus any found beside it (a split file that a killed recorder
+    never listed).
+    """
     listed = []
     try:
         listed = [os.path.join(uri, p) for p in read_metadata(uri).get('relative_file_paths')
@@ -279,8 +291,11 @@ def _file_index(path):
 
 
 def read_messages(uri, topics=None):
-    """Yield (topic, type, cdr bytes, log_time, publish_time) of every message of the bag in
-    log-time order, file by file (uses each file's index when complete)."""
+    """
+    Yield (topic, type, cdr bytes, log_time, publish_time) of every message of the bag.
+
+    Log-time order, file by file (each file's index is used; a truncated file is an error).
+    """
     for path in bag_files(uri):
         with open(path, 'rb') as f:
             reader = make_reader(f)
@@ -298,9 +313,12 @@ def read_messages(uri, topics=None):
 
 
 def reindex(uri, out=print):
-    """Recover a bag whose recorder was killed: rewrite every readable message of each
-    truncated file into a complete file and regenerate metadata.yaml. Returns the number of
-    messages recovered."""
+    """
+    Recover a bag whose recorder was killed.
+
+    Every readable message of each truncated file is rewritten into a complete file, and
+    metadata.yaml is regenerated. Returns the number of messages recovered.
+    """
     meta = {}
     try:
         meta = read_metadata(uri)

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
-"""`ros2 bag` verbs (record, play, info, reindex) with rosbag2's syntax for what exists.
+"""
+`ros2 bag` verbs (record, play, info, reindex) with rosbag2's syntax for what exists.
 
 `main(argv)` takes what follows `ros2 bag`, e.g. ['record', '-a', '-o', 'out'], and returns
 the exit code; the `ros2` command's bag verb and the `ros2bag` executable both call it.

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
-"""`ros2 bag play`: publishes a bag's CDR bytes at the recorded timing with the recorded QoS.
+"""
+`ros2 bag play`: publishes a bag's CDR bytes at the recorded timing with the recorded QoS.
 
 The message times are the recorded receive times (MCAP log time). A dedicated loop sleeps
 to 0.5 ms before each message's due time and busy-waits the rest, then publishes the bytes

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
-"""bag_plot: PNG figures from a bag.
+"""
+Bag_plot: PNG figures from a bag.
 
 - `hb50_joints*.png`: HB50 joint position/velocity/torque vs time (every BridgeData topic).
 - `pnd_lowstate*.png`: PND Adam LowState motor q/dq/tau_est vs time (every LowState topic).
@@ -32,8 +33,11 @@ def _safe(topic):
 
 
 def load(uri):
-    """{topic: (type, [log_time ns], [decoded message or None])}; only the HB50 and PND
-    types are decoded, the rest only timed."""
+    """
+    Read the bag: {topic: (type, [log_time ns], [decoded message or None])}.
+
+    Only the HB50 and PND types are decoded, the rest only timed.
+    """
     topics = {}
     factory = DecoderFactory()
     decoders = {}
@@ -54,7 +58,7 @@ def load(uri):
 
 
 def _lines(fig):
-    """{axes title: {line label: (x, y)}}: what the figure shows, read back from it."""
+    """Read back what the figure shows: {axes title: {line label: (x, y)}}."""
     out = {}
     for ax in fig.axes:
         out[ax.get_title()] = {ln.get_label(): (np.asarray(ln.get_xdata()),
@@ -110,7 +114,7 @@ def plot_lowstate(topic, times, msgs, t0, path):
 
 
 def rate_series(times, t0, t_end, bin_s=RATE_BIN):
-    """(bin centres s, messages/s per bin) of one topic."""
+    """Return (bin centres s, messages/s per bin) of one topic."""
     edges = np.arange(0.0, max(t_end - t0, 1) / 1e9 + bin_s, bin_s)
     counts, _ = np.histogram((np.asarray(times, dtype=np.int64) - t0) / 1e9, bins=edges)
     return (edges[:-1] + edges[1:]) / 2, counts / bin_s
@@ -131,7 +135,7 @@ def plot_rates(topics, t0, t_end, path):
 
 
 def plot_bag(uri, outdir):
-    """Write the figures; returns {png path: {axes title: {label: (x, y)}}}."""
+    """Write the figures; return {png path: {axes title: {label: (x, y)}}}."""
     read_metadata(uri)
     topics = load(uri)
     os.makedirs(outdir, exist_ok=True)
@@ -153,7 +157,7 @@ def plot_bag(uri, outdir):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog='bag_plot', description=__doc__.split('\n')[0])
+    parser = argparse.ArgumentParser(prog='bag_plot', description=__doc__.strip().split('\n')[0])
     parser.add_argument('bag', help='bag directory')
     parser.add_argument('-o', '--output', default=None,
                         help='folder for the PNG files (default <bag>/plots)')

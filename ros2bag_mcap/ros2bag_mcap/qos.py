@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
-"""QoS shared by the recorder, the player and the Foxglove server.
+"""
+QoS shared by the recorder, the player and the Foxglove server.
 
 - `matching_profile`: a subscription that receives from every publisher of a topic (best
   effort as soon as one publisher is best effort, transient local only if all are), with a
@@ -8,10 +9,10 @@
   MCAP channel's `offered_qos_profiles` and in `--qos-profile-overrides-path` files.
 """
 
-import yaml
 from rclpy.duration import Duration
 from rclpy.qos import DurabilityPolicy, HistoryPolicy, LivelinessPolicy, QoSProfile, \
     ReliabilityPolicy
+import yaml
 
 _POLICIES = {
     'history': HistoryPolicy,
@@ -23,12 +24,12 @@ _DURATIONS = ('deadline', 'lifespan', 'liveliness_lease_duration')
 
 
 def offered_profiles(node, topic):
-    """QoS profiles of the publishers of `topic` seen in the graph right now."""
+    """Return the QoS profiles of the publishers of `topic` seen in the graph now."""
     return [info.qos_profile for info in node.get_publishers_info_by_topic(topic)]
 
 
 def type_hash(node, topic):
-    """The RIHS01 type hash the topic's first publisher announces ('' if none)."""
+    """Return the RIHS01 type hash the topic's first publisher announces ('' if none)."""
     for info in node.get_publishers_info_by_topic(topic):
         return str(getattr(info, 'topic_type_hash', '') or '')
     return ''
@@ -69,7 +70,7 @@ def to_dict(profile):
 
 
 def dump_profiles(profiles):
-    """The YAML text of a list of profiles (MCAP channel metadata `offered_qos_profiles`)."""
+    """Return the YAML text of profiles (MCAP channel metadata `offered_qos_profiles`)."""
     return yaml.safe_dump([to_dict(p) for p in profiles], sort_keys=False).strip() \
         if profiles else ''
 
@@ -85,8 +86,12 @@ def _policy(kind, value):
 
 
 def from_dict(d, base=None):
-    """QoSProfile from a rosbag2 dictionary (v8 integers or v9 names); keys missing from `d`
-    keep the values of `base` (default: KEEP_LAST 10, RELIABLE, VOLATILE)."""
+    """
+    Build a profile from a rosbag2 dictionary (v8 integers or v9 names).
+
+    Keys missing from `d` keep the values of `base` (default: KEEP_LAST 10, RELIABLE,
+    VOLATILE).
+    """
     if not isinstance(d, dict):
         raise ValueError(f'a QoS profile must be a mapping, not {d!r}')
     base = base or QoSProfile(depth=10)
@@ -138,8 +143,12 @@ def load_overrides(path):
 
 
 def playback_profile(offered):
-    """Publisher profile for replay: the recorded one when all publishers agreed, otherwise
-    the most permissive one that every recorded subscriber could still match."""
+    """
+    Return the publisher profile for replay.
+
+    The recorded one when all publishers agreed, otherwise one that every recorded
+    subscriber could still match.
+    """
     if not offered:
         return QoSProfile(depth=10)
     first = offered[0]

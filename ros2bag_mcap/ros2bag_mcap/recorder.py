@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
-"""`ros2 bag record`: serialized messages from raw subscriptions into a rosbag2 MCAP bag.
+"""
+`ros2 bag record`: serialized messages from raw subscriptions into a rosbag2 MCAP bag.
 
 Never deserializes. Each topic is subscribed with a profile that matches all of its
 publishers (best effort when one is), with a deep KEEP_LAST history so that samples queue in

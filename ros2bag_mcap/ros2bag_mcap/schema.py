@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Message definitions in the `ros2msg` schema format rosbag2 and Foxglove expect.
+"""
+Message definitions in the `ros2msg` schema format rosbag2 and Foxglove expect.
 
 The text is the type's own .msg file followed, for every type it depends on (recursively,
 each once), by a separator line of 80 `=`, a `MSG: pkg/Type` line and that type's .msg file:
@@ -91,7 +92,7 @@ def message_definition(type_name):
 
 
 def message_class(type_name):
-    """The generated Python class of 'pkg/msg/Type'."""
+    """Return the generated Python class of 'pkg/msg/Type'."""
     package, name = split_type(type_name)
     try:
         return getattr(importlib.import_module(f'{package}.msg'), name)

@@ -1,6 +1,10 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Test helpers shared by the ros2bag_mcap and foxglove_live tests: an isolated DDS domain,
-the HB50 stack as subprocesses, and a live probe that keeps what it receives."""
+"""
+Test helpers shared by the ros2bag_mcap and foxglove_live tests.
+
+An isolated DDS domain, the HB50 stack as subprocesses, and a live probe that keeps what it
+receives.
+"""
 
 import os
 import random
@@ -50,13 +54,19 @@ def stop(proc, timeout=10.0, sig=signal.SIGINT):
 
 
 def start_hb50_stack(debug_counts=True):
-    """bridge_node, control_node, heartbeat_monitor with the installed params file; with
-    debug_counts the 500 Hz nodes log `published n=... t_ns=...` at 10 Hz."""
+    """
+    Start bridge_node, control_node, heartbeat_monitor with the installed params file.
+
+    With debug_counts the 500 Hz nodes log `published n=... t_ns=...` at 10 Hz.
+    """
     from ament_index_python.packages import get_package_share_directory
     params = os.path.join(get_package_share_directory('hb50_nodes'), 'config', 'hb50.yaml')
     procs = {}
     for name in HB50_EXECUTABLES:
-        args = [executable('hb50_nodes', name), '--ros-args', '--params-file', params]
+        # The recorder does not care which physics runs the robot: the cheap engine keeps
+        # the machine free for the 500 Hz loops (undeclared parameters are ignored).
+        args = [executable('hb50_nodes', name), '--ros-args', '--params-file', params,
+                '-p', 'physics_engine:=simple']
         if debug_counts and name != 'heartbeat_monitor':
             args += ['--log-level', f'{name}:=debug']
         procs[name] = start(args)
@@ -64,8 +74,11 @@ def start_hb50_stack(debug_counts=True):
 
 
 def published_counts(output):
-    """[(n, t_ns)] of a 500 Hz node's debug lines: the first n samples were stamped
-    before t_ns, sample n+1 after it."""
+    """
+    Return [(n, t_ns)] of a 500 Hz node's debug lines.
+
+    The first n samples were stamped before t_ns, sample n+1 after it.
+    """
     return [(int(n), int(t)) for n, t in PUBLISHED.findall(output)]
 
 
@@ -79,8 +92,11 @@ def wait_for(predicate, timeout, period=0.05):
 
 
 class Probe:
-    """A live subscriber (own context, EventsExecutor on a thread) keeping (receive ns,
-    message or raw bytes) per topic."""
+    """
+    A live subscriber (own context, EventsExecutor on a thread).
+
+    Keeps (receive ns, message or raw bytes) per topic.
+    """
 
     def __init__(self, topics, raw=False, depth=1000):
         import rclpy

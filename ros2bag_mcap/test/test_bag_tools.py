@@ -8,10 +8,9 @@ import time
 
 import pytest
 from rclpy.qos import DurabilityPolicy, HistoryPolicy, QoSProfile, ReliabilityPolicy
-import yaml
-
 from ros2bag_mcap import bag, qos, schema
 from ros2bag_mcap import testing as th
+import yaml
 
 
 def ros2bag(*args, timeout=60):
