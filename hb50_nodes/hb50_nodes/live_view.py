@@ -1,12 +1,21 @@
-"""live_view: a terminal dashboard of the HB50 stack, redrawn in place (Ctrl-C quits).
+# SPDX-License-Identifier: Apache-2.0
+"""live_view: a terminal dashboard and keyboard teleop of the HB50 stack (Ctrl-C quits).
 
-Shows per-topic receive rates, a few joint positions, robot mode, heartbeat states and the
-last /hb50/status events. Parameters: refresh_rate (Hz, default 2), duration (s, 0 = forever).
+Shows per-topic receive rates, a few joint positions, robot mode, body attitude, heartbeat
+states and the last /hb50/status events, redrawn in place. On a terminal the keys of
+teleop.py set a normalised /hb50/velocity_command, published at `command_rate` (10 Hz) from
+the first key on and shown on screen. Without a TTY (stdin not a terminal) it only displays.
+Parameters: refresh_rate (Hz, default 2), duration (s, 0 = forever), command_rate (Hz).
 """
 
 import collections
+import math
+import os
+import select
 import sys
+import termios
 import time
+import tty
 
 import rclpy
 from geometry_msgs.msg import Twist
@@ -15,6 +24,7 @@ from rclpy.node import Node
 
 from . import levels, qos
 from .ros_common import spin_nodes
+from .teleop import HELP, parse_keys, Teleop
 
 TYPES = {
     qos.BRIDGE_DATA: BridgeData, qos.BRIDGE_STATE: BridgeState,
@@ -34,6 +44,7 @@ class LiveView(Node):
         super().__init__('live_view')
         self.refresh = self.declare_parameter('refresh_rate', 2.0).value
         self.duration = self.declare_parameter('duration', 0.0).value
+        self.command_rate = self.declare_parameter('command_rate', 10.0).value
         self.out = out
         self.done = False
         self.start_time = time.monotonic()
@@ -45,6 +56,50 @@ class LiveView(Node):
         for topic, msg_type in TYPES.items():
             self.create_subscription(msg_type, topic, self._callback(topic), qos.profile_for(topic))
         self.create_timer(1.0 / self.refresh, self.draw)
+        self.teleop = Teleop()
+        self.twist_pub = self.create_publisher(Twist, qos.VELOCITY_COMMAND, qos.MAB_RT)
+        self._tty = None            # (fd, saved termios attributes) while keys are read
+        self.create_timer(1.0 / self.command_rate, self.poll_keys)
+
+    def start(self):
+        """Read keys from stdin when it is a terminal (cbreak: Ctrl-C still signals)."""
+        try:
+            fd = sys.stdin.fileno()
+            if os.isatty(fd):
+                saved = termios.tcgetattr(fd)
+                tty.setcbreak(fd)
+                self._tty = (fd, saved)
+        except (OSError, ValueError, termios.error):
+            self._tty = None        # no usable terminal: display only
+
+    def stop(self):
+        """Give the terminal its settings back."""
+        if self._tty is not None:
+            fd, saved = self._tty
+            self._tty = None
+            try:
+                termios.tcsetattr(fd, termios.TCSADRAIN, saved)
+            except (OSError, termios.error):
+                pass
+
+    def poll_keys(self):
+        """Apply the keys typed since the last call; publish the command once one was typed."""
+        if self._tty is not None:
+            fd = self._tty[0]
+            try:
+                while select.select([fd], [], [], 0.0)[0]:
+                    data = os.read(fd, 64)
+                    if not data:
+                        break
+                    for key in parse_keys(data):
+                        self.teleop.press(key)
+            except OSError:
+                pass
+        if self.teleop.active:
+            msg = Twist()
+            (msg.linear.x, msg.linear.y, msg.linear.z) = self.teleop.linear
+            (msg.angular.x, msg.angular.y, msg.angular.z) = self.teleop.angular
+            self.twist_pub.publish(msg)
 
     def _callback(self, topic):
         def on_message(msg):
@@ -94,6 +149,15 @@ class LiveView(Node):
                          f'body_vel=({v.linear.x:+.2f}, {v.linear.y:+.2f}) m/s '
                          f'yaw {v.angular.z:+.2f} rad/s  '
                          f'contacts={"".join("1" if leg.contact else "0" for leg in robot.leg)}')
+        if robot is not None:
+            o = robot.pose.orientation
+            roll = math.atan2(2.0 * (o.w * o.x + o.y * o.z), 1.0 - 2.0 * (o.x * o.x + o.y * o.y))
+            pitch = math.asin(max(-1.0, min(1.0, 2.0 * (o.w * o.y - o.z * o.x))))
+            lines.append(f'body: height {robot.pose.position.z:.3f} m  roll {roll:+.3f} rad  '
+                         f'pitch {pitch:+.3f} rad')
+        lines.append('')
+        lines.append(self.teleop.describe())
+        lines.append(HELP if self._tty is not None else 'keys: none (stdin is not a terminal)')
         lines.append('')
         lines.append('heartbeats:')
         for node in sorted(set(self.beats) | set(self.health)):

@@ -171,7 +171,8 @@ def test_command_timeout_damps_and_the_body_settles_on_the_ground():
 
 def test_late_tick_steps_the_nominal_period_and_runs_are_reproducible():
     def run():
-        core = BridgeCore(BridgeConfig(), SimConfig(), LegGeometry(), GainLimits(), None, 0.0)
+        core = BridgeCore(BridgeConfig(), SimConfig(physics_engine='mujoco'), LegGeometry(),
+                          GainLimits(), None, 0.0)
         cmd = array_command(kp=40.0, kd=1.0, t_pos=np.tile([0.0, 0.8, -1.6], 4))
         core.on_command(cmd_msg(cmd), 0.0)
         core.step(0.0, DT)
