@@ -11,9 +11,8 @@ from ros2cli_py.errors import CommandError
 _SEPARATORS = ('---',)
 
 
-def add_interface(sub):
+def add_interface(parser):
     """Register the interface verbs."""
-    parser = sub.add_parser('interface', help='Show information about ROS interfaces')
     verbs = parser.add_subparsers(dest='verb', metavar='Commands')
     verbs.required = True
 

@@ -11,9 +11,8 @@ from ros2cli_py.graph import absolute_node_name
 from ros2cli_py.graph import CliNode
 
 
-def add_node(sub):
+def add_node(parser):
     """Register the node verbs."""
-    parser = sub.add_parser('node', help='Various node related sub-commands')
     verbs = parser.add_subparsers(dest='verb', metavar='Commands')
     verbs.required = True
     p = verbs.add_parser('list', help='Output a list of available nodes')

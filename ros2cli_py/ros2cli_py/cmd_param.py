@@ -47,9 +47,8 @@ _GET_LABELS = {
 }
 
 
-def add_param(sub):
+def add_param(parser):
     """Register the param verbs."""
-    parser = sub.add_parser('param', help='Various param related sub-commands')
     verbs = parser.add_subparsers(dest='verb', metavar='Commands')
     verbs.required = True
     p = verbs.add_parser('list', help='Output a list of available parameters')

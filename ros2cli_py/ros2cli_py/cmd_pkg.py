@@ -9,9 +9,8 @@ from ros2cli_py import ament
 from ros2cli_py.errors import CommandError
 
 
-def add_pkg(sub):
+def add_pkg(parser):
     """Register the pkg verbs."""
-    parser = sub.add_parser('pkg', help='Various package related sub-commands')
     verbs = parser.add_subparsers(dest='verb', metavar='Commands')
     verbs.required = True
     p = verbs.add_parser('list', help='Output a list of available packages')
@@ -53,10 +52,9 @@ def pkg_executables(args):
     return 0
 
 
-def add_run(sub):
-    """Register ros2 run."""
+def add_run(parser):
+    """Register ros2 run's arguments."""
     import argparse
-    parser = sub.add_parser('run', help='Run a package specific executable')
     parser.add_argument('--prefix', metavar='PREFIX',
                         help='Prefix command, which should go before the executable. Command '
                              'must be wrapped in quotes if it contains spaces (e.g. '

@@ -15,9 +15,8 @@ from ros2cli_py.types import get_type_class
 from ros2cli_py.types import type_string
 
 
-def add_service(sub):
+def add_service(parser):
     """Register the service verbs."""
-    parser = sub.add_parser('service', help='Various service related sub-commands')
     verbs = parser.add_subparsers(dest='verb', metavar='Commands')
     verbs.required = True
     p = verbs.add_parser('list', help='Output a list of available services')

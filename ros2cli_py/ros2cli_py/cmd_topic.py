@@ -62,9 +62,8 @@ def add_node_arguments(parser):
                              'here: accepted for compatibility)')
 
 
-def add_topic(sub):
+def add_topic(parser):
     """Register the topic verbs."""
-    parser = sub.add_parser('topic', help='Various topic related sub-commands')
     verbs = parser.add_subparsers(dest='verb', metavar='Commands')
     verbs.required = True
 

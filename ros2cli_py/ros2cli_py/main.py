@@ -13,7 +13,6 @@ from ros2cli_py.errors import CommandError
 # Set to 1 to use this implementation even where the real ros2cli is importable (tests).
 NO_DELEGATE_ENV = 'ROS2CLI_PY_NO_DELEGATE'
 
-COMMANDS = ('bag', 'interface', 'launch', 'node', 'param', 'pkg', 'run', 'service', 'topic')
 
 
 def real_ros2cli_main():
@@ -49,7 +48,7 @@ def _missing(command):
                 "it with 'scripts/build.sh --packages-up-to ros2bag_mcap', or source a ROS 2 "
                 'install with rosbag2')
     return (f"ros2 {command}: not provided by this workspace's ros2 (ros2cli_py: "
-            + ', '.join(c for c in COMMANDS) + '); source a full ROS 2 install for the '
+            + ', '.join(_COMMANDS) + '); source a full ROS 2 install for the '
             'complete ros2cli')
 
 
@@ -62,36 +61,39 @@ def _bag(argv):
     return cli.main(argv)
 
 
-def build_parser():
-    """The argparse tree of every verb this command provides."""
-    from ros2cli_py import cmd_interface
-    from ros2cli_py import cmd_node
-    from ros2cli_py import cmd_param
-    from ros2cli_py import cmd_pkg
-    from ros2cli_py import cmd_service
-    from ros2cli_py import cmd_topic
+# command -> (help, module, function adding its verbs); modules load only when used
+_COMMANDS = {
+    'bag': ('Various rosbag related sub-commands (package ros2bag_mcap)', None, None),
+    'interface': ('Show information about ROS interfaces', 'cmd_interface', 'add_interface'),
+    'launch': ('Not available on the PyPI toolchain', None, None),
+    'node': ('Various node related sub-commands', 'cmd_node', 'add_node'),
+    'param': ('Various param related sub-commands', 'cmd_param', 'add_param'),
+    'pkg': ('Various package related sub-commands', 'cmd_pkg', 'add_pkg'),
+    'run': ('Run a package specific executable', 'cmd_pkg', 'add_run'),
+    'service': ('Various service related sub-commands', 'cmd_service', 'add_service'),
+    'topic': ('Various topic related sub-commands', 'cmd_topic', 'add_topic'),
+}
+
+
+def build_parser(command=None):
+    """The argparse tree: every command, the verbs of ``command`` only (fast start-up)."""
     parser = argparse.ArgumentParser(
         prog='ros2', description='ros2 is an extensible command-line tool for ROS 2 '
         "(this workspace's implementation for the PyPI toolchain: ros2cli_py).",
         epilog='Call `ros2 <command> -h` for more detailed usage.')
     sub = parser.add_subparsers(dest='command', metavar='Commands')
     sub.required = True
-    sub.add_parser('bag', help='Various rosbag related sub-commands (package ros2bag_mcap)',
-                   add_help=False)
-    cmd_interface.add_interface(sub)
-    sub.add_parser('launch', help='Not available on the PyPI toolchain', add_help=False)
-    cmd_node.add_node(sub)
-    cmd_param.add_param(sub)
-    cmd_pkg.add_pkg(sub)
-    cmd_pkg.add_run(sub)
-    cmd_service.add_service(sub)
-    cmd_topic.add_topic(sub)
+    for name, (text, module, function) in _COMMANDS.items():
+        cmd_parser = sub.add_parser(name, help=text, description=text)
+        if name == command and module is not None:
+            adder = getattr(importlib.import_module(f'ros2cli_py.{module}'), function)
+            adder(cmd_parser)
     return parser
 
 
 def run(argv):
     """Parse and run one command; returns the exit code."""
-    if argv and not argv[0].startswith('-') and argv[0] not in COMMANDS:
+    if argv and not argv[0].startswith('-') and argv[0] not in _COMMANDS:
         print(_missing(argv[0]), file=sys.stderr)
         return 2
     if argv and argv[0] == 'launch':
@@ -101,7 +103,7 @@ def run(argv):
         return _bag(argv[1:])
     from ros2cli_py import ament
     ament.add_toolchain_prefix()
-    parser = build_parser()
+    parser = build_parser(argv[0] if argv else None)
     args = parser.parse_args(argv)
     return args.func(args) or 0
 
@@ -130,4 +132,10 @@ def main(argv=None):
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         code = 0
+    except Exception as e:      # noqa: B902 - never a traceback for the user
+        if os.environ.get('ROS2CLI_PY_DEBUG') == '1':
+            raise
+        lines = str(e).strip().splitlines()
+        print(f'{type(e).__name__}: {lines[0] if lines else e!r}', file=sys.stderr)
+        code = 1
     sys.exit(code)
