@@ -1,4 +1,6 @@
-"""Run the Adam arm-pose example with the Fast DDS interop profile.
+# SPDX-License-Identifier: Apache-2.0
+"""
+Run the Adam arm-pose example with the Fast DDS interop profile.
 
     ros2 launch pnd_adam_examples arm_pose.launch.py
 Set ROS_DOMAIN_ID to the robot's domain (vendor: 2) before launching.

@@ -1,5 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Example a user would copy: read Adam's lowstate, bring both arms to a pose along a
+"""
+Example node: move Adam U's arms to a pose and open/close its hands.
+
+Example a user would copy: read Adam's lowstate, bring both arms to a pose along a
 minimum-jerk trajectory while waist and neck hold where they were, and open/close the
 hands periodically. Only the generated pnd_adam message classes touch the robot.
 
@@ -120,7 +123,8 @@ class ArmPose(Node):
 
 
 def main(args=None, stop=None):
-    """Run the node until SIGINT/SIGTERM.
+    """
+    Run the node until SIGINT/SIGTERM.
 
     Signals only set a flag (StopRequest; rclpy's own handlers are off): rclpy's handlers
     would shut the context down from the signal, under a timer callback that is still

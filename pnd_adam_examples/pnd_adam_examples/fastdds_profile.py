@@ -1,4 +1,6 @@
-"""Where the shipped Fast DDS interop profile is, and how a node switches it on.
+# SPDX-License-Identifier: Apache-2.0
+"""
+Where the shipped Fast DDS interop profile is, and how a node switches it on.
 
 The robot speaks plain Cyclone DDS. On ROS 2 Kilted (Fast DDS 3) nothing flows between
 rmw_fastrtps and the robot for types with arrays or sequences unless Fast DDS type
@@ -21,8 +23,12 @@ def profile_path():
 
 
 def use_interop_profile(environ=None):
-    """Point Fast DDS at the shipped profile unless the user already chose a profile file
-    or another RMW. Returns the profile file in force (None if not Fast DDS)."""
+    """
+    Point Fast DDS at the shipped profile; return the profile file in force.
+
+    Nothing changes when the user already chose a profile file or another RMW. Returns
+    None if the RMW is not Fast DDS.
+    """
     environ = os.environ if environ is None else environ
     if environ.get(PROFILE_ENV):
         return environ[PROFILE_ENV]

@@ -1,5 +1,10 @@
-"""Minimum-jerk point-to-point interpolation (zero velocity and acceleration at both ends),
-so the arms start and stop without a jolt whatever the gains."""
+# SPDX-License-Identifier: Apache-2.0
+"""
+Minimum-jerk point-to-point interpolation.
+
+Minimum-jerk point-to-point interpolation (zero velocity and acceleration at both ends),
+so the arms start and stop without a jolt whatever the gains.
+"""
 
 
 def min_jerk(start, goal, t, duration):

@@ -1,4 +1,6 @@
-"""rclpy side of the interop tests (run as its own process, rmw_fastrtps_cpp).
+# SPDX-License-Identifier: Apache-2.0
+"""
+rclpy side of the interop tests (run as its own process, rmw_fastrtps_cpp).
 
 Publishes LowCmd and HandCmd with a distinct value in every field, records every LowState
 and HandState it receives, and prints one JSON document on stdout when done:
@@ -11,10 +13,9 @@ import json
 import sys
 import time
 
+from pnd_adam.msg import HandCmd, HandState, LowCmd, LowState, MotorCmd
 import rclpy
 from rclpy.qos import QoSProfile
-
-from pnd_adam.msg import HandCmd, HandState, LowCmd, LowState, MotorCmd
 
 
 def to_plain(msg):

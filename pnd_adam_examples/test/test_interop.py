@@ -1,4 +1,6 @@
-"""Interop of an rclpy process (rmw_fastrtps_cpp) with the plain-Cyclone simulator process.
+# SPDX-License-Identifier: Apache-2.0
+"""
+Interop of an rclpy process (rmw_fastrtps_cpp) with the plain-Cyclone simulator process.
 
 Three processes: the simulator (vendor IDL, Cyclone defaults except the loopback network
 config), ros_peer.py (rclpy with our pnd_adam classes) and this test, which is a second
@@ -15,18 +17,18 @@ import sys
 import threading
 import time
 
-import numpy as np
-import pytest
 from ament_index_python.packages import get_package_prefix
 from cyclonedds.core import Policy, Qos
 from cyclonedds.domain import DomainParticipant
 from cyclonedds.sub import DataReader
 from cyclonedds.topic import Topic
+import numpy as np
 
 from pnd_adam_examples.fastdds_profile import PROFILE_ENV, profile_path
-from pnd_adam_sim.testing import SimProcess, cyclone_localhost_uri, localhost_env
-from pnd_adam_sim.vendor_idl import (TOPIC_HANDCMD, TOPIC_HANDSTATE, TOPIC_LOWCMD,
-                                     TOPIC_LOWSTATE, HandCmd_, HandState_, LowCmd_, LowState_)
+from pnd_adam_sim.testing import cyclone_localhost_uri, localhost_env, SimProcess
+from pnd_adam_sim.vendor_idl import (HandCmd_, HandState_, LowCmd_, LowState_, TOPIC_HANDCMD,
+                                     TOPIC_HANDSTATE, TOPIC_LOWCMD, TOPIC_LOWSTATE)
+import pytest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PEER_SECONDS = 6.0
@@ -98,7 +100,7 @@ def f32(x):
 
 
 def as_f32_tree(value):
-    """The values a float32 wire field can carry (python floats rounded to float32)."""
+    """Return the values a float32 wire field can carry (python floats rounded to float32)."""
     if isinstance(value, dict):
         return {k: as_f32_tree(v) for k, v in value.items()}
     if isinstance(value, list):
@@ -171,8 +173,12 @@ def test_exchange_without_profile_matches_documented_behaviour(domain_id, sim, o
 
 
 def test_example_node_moves_arms_and_hands(domain_id, sim, observer):
-    """The installed example, started with no profile in its environment: it must load the
-    shipped one itself (on Kilted nothing would flow otherwise)."""
+    """
+    The installed example moves the simulated arms and hands.
+
+    The installed example, started with no profile in its environment: it must load the
+    shipped one itself (on Kilted nothing would flow otherwise).
+    """
     env = localhost_env(domain_id)
     env.pop(PROFILE_ENV, None)
     env['RMW_IMPLEMENTATION'] = 'rmw_fastrtps_cpp'

@@ -1,4 +1,6 @@
-"""Start the Adam U simulator (plain Cyclone DDS, no ROS 2 inside) with the shipped config.
+# SPDX-License-Identifier: Apache-2.0
+"""
+Start the Adam U simulator (plain Cyclone DDS, no ROS 2 inside) with the shipped config.
 
     ros2 launch pnd_adam_sim adam_sim.launch.py [domain_id:=2]
 Keep it on this host with

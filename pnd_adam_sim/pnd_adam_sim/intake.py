@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Command intake of the simulator: untrusted samples in, whole valid commands out.
+"""
+Command intake of the simulator: untrusted samples in, whole valid commands out.
 
 Every sample is checked in O(1) on its serialized size before Cyclone's Python binding
 turns it into objects (which costs ~20 us per sequence entry: a LowCmd with 50 000

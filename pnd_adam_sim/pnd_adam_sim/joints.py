@@ -1,4 +1,6 @@
-"""Adam U actuator layout and the limits the simulator enforces (no DDS, no ROS imports).
+# SPDX-License-Identifier: Apache-2.0
+"""
+Adam U actuator layout and the limits the simulator enforces (no DDS, no ROS imports).
 
 Joint order is the vendor's (INTERFACES.md §3): waist, neck, then the left and the right arm.
 The vendor publishes no joint limits for Adam U in the seed or the spec; the values below are

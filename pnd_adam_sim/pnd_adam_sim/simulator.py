@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Robot-side simulator of the PND Adam U on plain Cyclone DDS (no ROS 2 in this process).
+"""
+Robot-side simulator of the PND Adam U on plain Cyclone DDS (no ROS 2 in this process).
 
 Publishes rt/lowstate and rt/handstate at a fixed rate and consumes rt/lowcmd and
 rt/handcmd, with the vendor's IDL types (vendor_idl) and Cyclone's default QoS, like the
@@ -8,23 +9,23 @@ Run:  ros2 run pnd_adam_sim adam_sim [--config FILE] [--domain N] [--rate HZ]
 """
 
 import argparse
+from dataclasses import fields
 import logging
 import sys
 import time
-from dataclasses import fields
 
-import yaml
 from cyclonedds.domain import DomainParticipant
 from cyclonedds.pub import DataWriter
 from cyclonedds.topic import Topic
+import yaml
 
 from .intake import CommandIntake
 from .joints import NUM_JOINTS
 from .model import AdamModel, ModelConfig
 from .stop_request import StopRequest
-from .vendor_idl import (TOPIC_HANDCMD, TOPIC_HANDSTATE, TOPIC_LOWCMD, TOPIC_LOWSTATE,
-                         BatteryData_, HandCmd_, HandState_, IMUState_, LowCmd_, LowState_,
-                         MotorCmd_, MotorState_)
+from .vendor_idl import (BatteryData_, HandCmd_, HandState_, IMUState_, LowCmd_, LowState_,
+                         MotorCmd_, MotorState_, TOPIC_HANDCMD, TOPIC_HANDSTATE, TOPIC_LOWCMD,
+                         TOPIC_LOWSTATE)
 
 LOG = logging.getLogger('adam_sim')
 
@@ -136,8 +137,12 @@ class AdamSimulator:
             f.writelines(f'{t},{ns}\n' for t, ns in self.trace)
 
     def run(self, duration=None):
-        """Tick at rate_hz until stop_event, or for round(duration * rate_hz) ticks; sleeps
-        to absolute deadlines so the rate does not drift with the work done per tick."""
+        """
+        Tick at rate_hz until stopped or for a duration.
+
+        Ticks until stop_event, or round(duration * rate_hz) times; sleeps to absolute
+        deadlines so the rate does not drift with the work done per tick.
+        """
         period = 1.0 / self.rate_hz
         ticks_left = None if duration is None else max(1, round(duration * self.rate_hz))
         deadline = time.monotonic()
@@ -179,7 +184,8 @@ def _parse_args(argv):
 
 
 def main(argv=None, stop=None):
-    """Run the simulator until SIGINT/SIGTERM (or --duration); return the exit code.
+    """
+    Run the simulator until SIGINT/SIGTERM (or --duration); return the exit code.
 
     stop: a StopRequest already installed by the entry point (executables.adam_sim) before
     this module's imports; without one, main installs its own.

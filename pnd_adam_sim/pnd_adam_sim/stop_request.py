@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
-"""SIGINT/SIGTERM as a stop request, so an executable exits 0 whenever a signal lands.
+"""
+SIGINT/SIGTERM as a stop request, so an executable exits 0 whenever a signal lands.
 
 An executable installs it first thing in its entry function, before its heavy imports
 (DDS, rclpy, numpy), so a signal during imports or start-up sets a flag instead of raising
@@ -23,7 +24,8 @@ class StopRequest:
         self.signum = None
 
     def install(self, early=()):
-        """Route SIGINT and SIGTERM to this request (main thread only).
+        """
+        Route SIGINT and SIGTERM to this request (main thread only).
 
         early: signals noted before this (see scripts/adam_sim); the first one counts.
         """

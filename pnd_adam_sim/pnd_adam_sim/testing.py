@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Helpers to run the installed simulator as a separate process (tests, benchmarks).
+"""
+Helpers to run the installed simulator as a separate process (tests, benchmarks).
 
 Shared by this package's tests, pnd_adam_examples' interop tests and benchmarks/pnd_*.py,
 so that starting, watching and stopping the robot stand-in is written once.
@@ -92,7 +93,7 @@ class SimProcess:
             return sum(len(line) + 1 for line in self.lines)
 
     def counters(self):
-        """The counters of the exit line ('stopped after ...') as a dict, None before it."""
+        """Return the counters of the exit line ('stopped after ...') as a dict, None before it."""
         line = self.wait_for('stopped after', 0)
         if line is None:
             return None

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Checks of incoming LowCmd/HandCmd samples, done before anything is applied.
+"""
+Checks of incoming LowCmd/HandCmd samples, done before anything is applied.
 
 A command either passes whole or is rejected whole with a reason (CommandRejected): the
 simulator never applies part of a command. Positions beyond the joint limits are REJECTED,
@@ -19,7 +20,8 @@ _TOL = 1e-6
 
 
 class CommandRejected(ValueError):
-    """A command that was not applied; str() is the reason.
+    """
+    A command that was not applied; str() is the reason.
 
     kind names the check that failed without the offending value (e.g. 'motor_cmd[].q
     range'), so that logs can be rate-limited per kind however varied the values are.

@@ -1,4 +1,6 @@
-"""The robot's DDS types, written independently of the ROS 2 ``pnd_adam`` package.
+# SPDX-License-Identifier: Apache-2.0
+"""
+The robot's DDS types, written independently of the ROS 2 ``pnd_adam`` package.
 
 They mirror the vendor IDL (seed 002, INTERFACES.md §3): module ``pnd_adam::msg::dds_``,
 struct names with a trailing underscore, every struct ``@final`` (so Cyclone writes plain
@@ -12,7 +14,7 @@ from dataclasses import dataclass, field
 
 from cyclonedds.idl import IdlStruct
 from cyclonedds.idl.annotations import final
-from cyclonedds.idl.types import array, float32, int16, int64, sequence, uint8, uint32
+from cyclonedds.idl.types import array, float32, int16, int64, sequence, uint32, uint8
 
 # The vendor's DDS topic names (ROS 2 topic ``lowstate`` is DDS topic ``rt/lowstate``).
 TOPIC_LOWSTATE = 'rt/lowstate'

@@ -1,9 +1,9 @@
+# SPDX-License-Identifier: Apache-2.0
 import os
 
-import pytest
 from ament_index_python.packages import get_package_share_directory
-
 from pnd_adam_sim.simulator import _parse_args, load_config
+import pytest
 
 SHARE = get_package_share_directory('pnd_adam_sim')
 

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Hostile LowCmd/HandCmd traffic against the running simulator (hypothesis, fixed seed).
+"""
+Hostile LowCmd/HandCmd traffic against the running simulator (hypothesis, fixed seed).
 
 The validity of every command sent is decided here, from the joint table and the rule of
 INTERFACES.md (values within the limits, float32 rounding tolerated), independently of the
@@ -21,14 +22,13 @@ from cyclonedds.pub import DataWriter
 from cyclonedds.sub import DataReader
 from cyclonedds.topic import Topic
 from hypothesis import given, HealthCheck, settings, strategies as st
-import pytest
-
 from pnd_adam_sim.joints import (HAND_CLOSED, HAND_DOF, HAND_OPEN, JOINT_LIMITS, KD_MAX,
                                  KI_MAX, KP_MAX, NUM_JOINTS)
 from pnd_adam_sim.testing import cyclone_localhost_uri, SimProcess
 from pnd_adam_sim.vendor_idl import (HandCmd_, HandState_, LowCmd_, LowState_, MotorCmd_,
                                      TOPIC_HANDCMD, TOPIC_HANDSTATE, TOPIC_LOWCMD,
                                      TOPIC_LOWSTATE)
+import pytest
 
 TOL = 1e-6  # INTERFACES.md: limits hold up to float32 rounding
 ABSURD_SIZES = (1_000, 10_000, 50_000)
@@ -46,7 +46,7 @@ def within(value, lo, hi):
 
 
 def lowcmd_is_valid(cmd):
-    """The oracle: is this LowCmd acceptable to the robot as specified?"""
+    """Decide whether the robot accepts this LowCmd as specified (the oracle)."""
     if cmd.mode_pr not in (0, 1) or len(cmd.motor_cmd) != NUM_JOINTS:
         return False
     return all(
@@ -62,8 +62,11 @@ def handcmd_is_valid(cmd):
 
 
 def raw_lowcmd(entries):
-    """A LowCmd_ with `entries` motor commands whose serialization is built directly
-    (serializing 50 000 entries through the dataclasses would take seconds)."""
+    """
+    Return a LowCmd_ of `entries` motor commands, serialized directly.
+
+    (Serializing 50 000 entries through the dataclasses would take seconds).
+    """
     one = LowCmd_(mode_pr=0, motor_cmd=[MotorCmd_(mode=1, q=0.1, kp=10.0)]).serialize()
     header, entry, tail = one[:12], one[12:-4], one[-4:]
     data = header[:8] + struct.pack('<I', entries) + entry * entries + tail
@@ -84,7 +87,7 @@ motor = st.builds(MotorCmd_, mode=st.integers(0, 255), q=floats, dq=floats, tau=
 
 @st.composite
 def near_valid_lowcmd(draw):
-    """A valid command with a few fields redrawn: valid or invalid by a hair."""
+    """Draw a valid command with a few fields redrawn: valid or invalid by a hair."""
     cmds = [MotorCmd_(mode=1, q=f32((lim.q_min + lim.q_max) / 2), kp=50.0, kd=2.0)
             for lim in JOINT_LIMITS]
     for _ in range(draw(st.integers(0, 3))):

@@ -1,12 +1,11 @@
 # SPDX-License-Identifier: Apache-2.0
 """Command intake without DDS: size check before decoding, rate-limited rejection logs."""
 
-import pytest
-
 from pnd_adam_sim.intake import cap, CommandIntake, MAX_REASON_CHARS, RejectionLog
 from pnd_adam_sim.joints import NUM_JOINTS
 from pnd_adam_sim.model import AdamModel
 from pnd_adam_sim.vendor_idl import LowCmd_, MotorCmd_
+import pytest
 
 
 class Clock:
@@ -91,4 +90,3 @@ def test_log_line_names_the_topic(what):
     out = Lines()
     RejectionLog(what, log=out)('reason', 'kind')
     assert out.lines == [f'rejected {what} (not applied): reason [1 rejected so far]']
-

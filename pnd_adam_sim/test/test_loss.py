@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
-"""The PND path under packet loss, injected by Cyclone DDS itself in the simulator.
+"""
+The PND path under packet loss, injected by Cyclone DDS itself in the simulator.
 
 Cyclone's test hook Internal/Test/XmitLossiness drops that many of every thousand packets
 the simulator sends (state samples, acknowledgements, discovery alike). With 20 % loss the

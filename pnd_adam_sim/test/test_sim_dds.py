@@ -1,22 +1,23 @@
+# SPDX-License-Identifier: Apache-2.0
 """The installed simulator process against a plain Cyclone DDS peer (this test process)."""
 
 import math
 import os
 import time
 
-import pytest
-from cyclonedds.domain import DomainParticipant
 from cyclonedds.core import Policy, Qos
+from cyclonedds.domain import DomainParticipant
 from cyclonedds.pub import DataWriter
 from cyclonedds.sub import DataReader
 from cyclonedds.topic import Topic
 
 from pnd_adam_sim.joints import NUM_JOINTS
 from pnd_adam_sim.model import GRAVITY
-from pnd_adam_sim.testing import SimProcess, cyclone_localhost_uri
-from pnd_adam_sim.vendor_idl import (TOPIC_HANDCMD, TOPIC_HANDSTATE, TOPIC_LOWCMD,
-                                     TOPIC_LOWSTATE, HandCmd_, HandState_, LowCmd_, LowState_,
-                                     MotorCmd_)
+from pnd_adam_sim.testing import cyclone_localhost_uri, SimProcess
+from pnd_adam_sim.vendor_idl import (HandCmd_, HandState_, LowCmd_, LowState_, MotorCmd_,
+                                     TOPIC_HANDCMD, TOPIC_HANDSTATE, TOPIC_LOWCMD,
+                                     TOPIC_LOWSTATE)
+import pytest
 
 
 @pytest.fixture(scope='module')
@@ -78,8 +79,8 @@ def test_lowstate_published_with_consistent_fields(peer):
 
 def test_lowcmd_moves_enabled_joints(peer):
     peer['cmd'].write(arm_cmd(0.3))
-    s = wait_sample(peer['state'], lambda s: all(abs(m.q - 0.3) < 0.01
-                                                  for m in s.motor_state[5:]))
+    s = wait_sample(peer['state'],
+                    lambda s: all(abs(m.q - 0.3) < 0.01 for m in s.motor_state[5:]))
     assert s is not None, peer['sim'].lines[-5:]
     assert [m.mode for m in s.motor_state] == [0] * 5 + [1] * 14
     assert all(m.q == 0.0 for m in s.motor_state[:5])

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 import struct
 
 from pnd_adam_sim import vendor_idl as v
