@@ -1,5 +1,10 @@
-"""Fixtures shared by the workspace tests: an isolated DDS domain per test session, and
-rclpy started once."""
+# SPDX-License-Identifier: Apache-2.0
+"""
+Fixtures shared by the workspace tests.
+
+An isolated DDS domain per test session, and
+rclpy started once.
+"""
 
 import os
 import random

@@ -1,16 +1,20 @@
-"""Subscriber process for test_cross_process.py: subscribes to one topic per type named on
+# SPDX-License-Identifier: Apache-2.0
+"""
+Subscriber process for test_cross_process.py.
+
+Subscriber process for test_cross_process.py: subscribes to one topic per type named on
 the command line and prints one JSON line per type with the serialized bytes received, then
-exits once it has one message of every type (or after --timeout seconds)."""
+exits once it has one message of every type (or after --timeout seconds).
+"""
 
 import argparse
 import json
 import sys
 import time
 
+from interface_values import import_type
 import rclpy
 from rclpy.serialization import serialize_message
-
-from interface_values import import_type
 
 
 def main():

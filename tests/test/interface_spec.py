@@ -1,4 +1,8 @@
-"""The interfaces as docs/INTERFACES.md states them, written independently of the
+# SPDX-License-Identifier: Apache-2.0
+"""
+The interfaces as the spec states them.
+
+The interfaces as docs/INTERFACES.md states them, written independently of the
 .msg files so that a test can compare the generated classes against it.
 
 Types are in the notation rclpy's get_fields_and_field_types() reports: `float` is float32,

@@ -1,6 +1,11 @@
-"""Generic helpers over rosidl-generated Python classes: import by type name, and build an
+# SPDX-License-Identifier: Apache-2.0
+"""
+Generic helpers over rosidl-generated Python classes.
+
+Import by type name, and build an
 instance with a deterministic non-default value in every field (recursively), so that a
-round trip can show that no field is lost or altered."""
+round trip can show that no field is lost or altered.
+"""
 
 import importlib
 
@@ -34,7 +39,7 @@ def integer_limits(typename):
 
 
 def basic_value(typename, k):
-    """A value different from the field default, and near the type's edge for integers."""
+    """Return a value different from the field default, and near the type's edge for integers."""
     if typename == 'boolean':
         return True
     if typename == 'octet':
@@ -62,9 +67,8 @@ def sample_value(rosidl_type, k):
 
 
 def filled(cls, k=1):
-    """An instance of cls with a non-default value in every field."""
+    """Return an instance of cls with a non-default value in every field."""
     msg = cls()
     for i, (name, rosidl_type) in enumerate(fields(cls)):
         setattr(msg, name, sample_value(rosidl_type, k + i))
     return msg
-

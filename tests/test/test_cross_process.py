@@ -1,6 +1,11 @@
-"""One message of every type crosses a process boundary over DDS (rmw_fastrtps_cpp):
+# SPDX-License-Identifier: Apache-2.0
+"""
+One message of every type crosses a process boundary.
+
+One message of every type crosses a process boundary over DDS (rmw_fastrtps_cpp):
 published here with a non-default value in every field, received by a subscriber in another
-process, and compared field for field."""
+process, and compared field for field.
+"""
 
 import json
 import os
@@ -10,12 +15,11 @@ import sys
 import threading
 import time
 
-import rclpy
-from rclpy.serialization import deserialize_message
-
 from echo_messages import topic_for
 from interface_spec import MESSAGES
 from interface_values import filled, import_type
+import rclpy
+from rclpy.serialization import deserialize_message
 
 HERE = pathlib.Path(__file__).parent
 

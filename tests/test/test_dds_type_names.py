@@ -1,18 +1,22 @@
-"""The DDS names a non-ROS peer sees for our types. The PND Adam robot speaks plain DDS
+# SPDX-License-Identifier: Apache-2.0
+"""
+The DDS names a non-ROS peer sees for our types.
+
+The PND Adam robot speaks plain DDS
 with types named pnd_adam::msg::dds_::<Name>_ on topics rt/<topic>: a ROS 2 publisher of
 pnd_adam/msg/<Name> must announce exactly that, or it never matches the robot. Read from
-discovery by a Cyclone DDS participant (a real, non-ROS peer), not built as a string here."""
+discovery by a Cyclone DDS participant (a real, non-ROS peer), not built as a string here.
+"""
 
 import os
 import time
 
-import pytest
 from cyclonedds.builtin import BuiltinDataReader, BuiltinTopicDcpsPublication
 from cyclonedds.domain import DomainParticipant
-
 from interface_spec import MESSAGES
 from interface_values import import_type
 from pnd_adam_sim.testing import cyclone_localhost_uri
+import pytest
 
 # Expected DDS type name of every message type, written out in full on purpose.
 EXPECTED = {
@@ -47,8 +51,8 @@ def cyclone_publications(isolated_domain):
             time.sleep(0.05)
         return None
 
+    # The reader and the participant close when the fixture's frame and wait_for go away.
     yield wait_for
-    del reader, participant
 
 
 def test_expected_names_cover_every_pnd_adam_message():

@@ -1,18 +1,22 @@
-"""Every generated message/service class against the spec: field names, types and order,
+# SPDX-License-Identifier: Apache-2.0
+"""
+Every generated message/service class against the spec.
+
+Checked: field names, types and order,
 constants, serialization round trips (default and filled), type checks on assignment, and
-registration in the ament index (what `ros2 interface list/show` read)."""
+registration in the ament index (what `ros2 interface list/show` read).
+"""
 
 import math
 import os
 import subprocess
 import sys
 
-import pytest
 from ament_index_python import get_resource
-from rclpy.serialization import deserialize_message, serialize_message
-
 from interface_spec import CONSTANTS, MESSAGES, PACKAGES, SERVICES
-from interface_values import fields, filled, import_type, integer_limits, INTEGER_BITS
+from interface_values import fields, filled, import_type, INTEGER_BITS, integer_limits
+import pytest
+from rclpy.serialization import deserialize_message, serialize_message
 from rosidl_parser.definition import AbstractGenericString, AbstractNestedType, Array, BasicType
 
 
@@ -32,7 +36,8 @@ IDS = [name for name, _ in MESSAGE_CLASSES]
 @pytest.mark.parametrize('name', sorted(MESSAGES))
 def test_message_fields_match_spec(name):
     actual = list(import_type(name).get_fields_and_field_types().items())
-    assert actual == MESSAGES[name], f'{name}: fields (name, type) in wire order differ from the spec'
+    assert actual == MESSAGES[name], (
+        f'{name}: fields (name, type) in wire order differ from the spec')
 
 
 @pytest.mark.parametrize('name', sorted(SERVICES))

@@ -1,15 +1,20 @@
-"""Every launch file of the workspace, checked without `launch` (not installable here): it
+# SPDX-License-Identifier: Apache-2.0
+"""
+Every launch file of the workspace names only installed things.
+
+Every launch file of the workspace, checked without `launch` (not installable here): it
 is installed, and every package, executable and shared file it names exists in the install
-space, so `ros2 launch` on a user's ROS 2 finds them all."""
+space, so `ros2 launch` on a user's ROS 2 finds them all.
+"""
 
 import ast
 import os
 import pathlib
 import xml.etree.ElementTree as ET
 
-import pytest
 from ament_index_python import get_resources
 from ament_index_python.packages import get_package_prefix, get_package_share_directory
+import pytest
 
 WORKSPACE = pathlib.Path(__file__).resolve().parents[2]
 
@@ -39,12 +44,19 @@ def literal(node, what, path):
 
 
 def named_things(path):
-    """Nodes (package, executable), packages whose share dir is looked up, and the share
-    files joined onto it (os.path.join(get_package_share_directory(p), 'config', 'x.yaml'))."""
+    """
+    Return what a launch file names.
+
+    Nodes (package, executable), packages whose share dir is looked up, and the share
+    files joined onto it (os.path.join(get_package_share_directory(p), 'config', 'x.yaml')).
+    """
     tree = ast.parse(path.read_text(encoding='utf-8'))
     nodes, packages, share_files = [], set(), []
     for call in (n for n in ast.walk(tree) if isinstance(n, ast.Call)):
-        func = call.func.attr if isinstance(call.func, ast.Attribute) else getattr(call.func, 'id', '')
+        if isinstance(call.func, ast.Attribute):
+            func = call.func.attr
+        else:
+            func = getattr(call.func, 'id', '')
         keywords = {k.arg: k.value for k in call.keywords}
         if func == 'Node':
             nodes.append((literal(keywords['package'], 'package', path),

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Every executable of the workspace stops cleanly on SIGINT and on SIGTERM at any moment.
+"""
+Every executable of the workspace stops cleanly on SIGINT and on SIGTERM at any moment.
 
 Discovery: every file in lib/<pkg>/ of every package of the ament index installed in this
 workspace's install space, so a new package or executable is covered without touching this

@@ -1,15 +1,19 @@
-"""RIHS01 type hashes, pinned: an edit of any definition (a field renamed, reordered,
+# SPDX-License-Identifier: Apache-2.0
+"""
+RIHS01 type hashes, pinned.
+
+RIHS01 type hashes, pinned: an edit of any definition (a field renamed, reordered,
 retyped) changes its hash, and this test names the type that changed. The same pins hold for
-Kilted and Jazzy."""
+Kilted and Jazzy.
+"""
 
 import json
 import pathlib
 
-import pytest
 from ament_index_python.packages import get_package_share_directory
-
 from interface_spec import MESSAGES, SERVICES
 from interface_values import import_type
+import pytest
 
 PINNED = json.loads((pathlib.Path(__file__).parent / 'type_hashes.json').read_text())
 

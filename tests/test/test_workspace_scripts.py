@@ -1,5 +1,10 @@
-"""The workspace's own entry points: the README's two commands, CI calling the test
-command, and the venv toolchain's repairs and idempotency."""
+# SPDX-License-Identifier: Apache-2.0
+"""
+The workspace's own entry points.
+
+The README's two commands, CI calling the test
+command, and the venv toolchain's repairs and idempotency.
+"""
 
 import os
 import pathlib
@@ -25,7 +30,7 @@ def test_readme_starts_with_the_run_and_test_commands():
 def test_ci_runs_the_readme_test_command():
     ci = (WORKSPACE / '.ci' / 'run').read_text(encoding='utf-8')
     commands = [line.strip() for line in ci.splitlines()
-                if line.strip() and not line.startswith('#') and not line.startswith(('set ', 'cd '))]
+                if line.strip() and not line.startswith(('#', 'set ', 'cd '))]
     assert commands == [readme_commands()[1]]
 
 
