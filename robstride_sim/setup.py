@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """ament_python setup for robstride_sim (simulated robstride_hardware_interface)."""
 from glob import glob
 
@@ -19,14 +20,16 @@ setup(
     zip_safe=True,
     maintainer='Workspace maintainers',
     maintainer_email='dev@workspace.local',
-    description='Simulated RobStride hardware interface node with the upstream services, '
-                'a Python client and the robstride_cli tool',
+    description='RobStride hardware interface node (simulated motors or a python-can bus) '
+                'with the upstream services, simulated motors as a bus peer, a Python client '
+                'and the robstride_cli tool',
     license='Apache-2.0',
     tests_require=['pytest'],
     entry_points={
         'console_scripts': [
-            'robstride_sim_node = robstride_sim.node:main',
-            'robstride_cli = robstride_sim.cli:main',
+            'robstride_sim_node = robstride_sim.entry:node_main',
+            'robstride_cli = robstride_sim.entry:cli_main',
+            'robstride_fake_motors = robstride_sim.entry:fake_motors_main',
         ],
     },
 )

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Start the simulated robstride_hardware_interface in /robstride with config/robstride_sim.yaml.
 
 Usage (on a machine with ROS 2 launch installed):

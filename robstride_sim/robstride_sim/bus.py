@@ -1,4 +1,6 @@
-"""A simulated CAN bus carrying RobStride frames between the host and SimMotors.
+# SPDX-License-Identifier: Apache-2.0
+"""
+A simulated CAN bus carrying RobStride frames between the host and SimMotors.
 
 Delivery is synchronous: send() hands the frame to the addressed motor at once and queues
 its replies for the host's next receive(). The bus state can be forced to "not open" or
@@ -23,6 +25,8 @@ class BusError(RuntimeError):
 
 
 class SimBus:
+    """In-process bus: the motors answer synchronously inside send()."""
+
     def __init__(self, motors, host_id: int = 0xFD, log_tx: bool = False):
         self.motors = {m.can_id: m for m in motors}
         self.host_id = host_id
@@ -32,6 +36,7 @@ class SimBus:
         self.tx_log = [] if log_tx else None
 
     def send(self, frame: CanFrame, now: float):
+        """Deliver a host frame to its motor; BusError when the bus is not OK."""
         if self.state != BUS_OK:
             raise BusError(self.state)
         if self.tx_log is not None:
@@ -39,6 +44,13 @@ class SimBus:
         motor = self.motors.get(frame.dest)
         if motor is not None:
             self._rx.extend(motor.handle(frame, now))
+
+    def inject_state(self, state: str):
+        """Force the bus state (fault injection: sim.bus_state)."""
+        self.state = state
+
+    def close(self):
+        """Nothing to release (same interface as the python-can transport)."""
 
     def receive(self):
         """Drain and return every frame the motors sent since the last call."""
@@ -49,6 +61,6 @@ class SimBus:
     def step(self, dt: float, now: float):
         """Advance every motor's physics; unsolicited frames join the receive queue."""
         for motor in self.motors.values():
-            frames = motor.step(dt, now, self.host_id)
+            frames = motor.step(dt, now)
             if self.state == BUS_OK:
                 self._rx.extend(frames)

@@ -1,4 +1,6 @@
-"""robstride_cli: a technician's command line for robstride_hardware_interface.
+# SPDX-License-Identifier: Apache-2.0
+"""
+robstride_cli: a technician's command line for robstride_hardware_interface.
 
     robstride_cli get 1 temperature
     robstride_cli set 1 0x7016 1.5
@@ -8,28 +10,30 @@
     robstride_cli state
     robstride_cli reactivate
     robstride_cli sim sim.bus_voltage 10      (simulator only: set a node parameter)
+    robstride_cli scan --interface socketcan --channel can0    (on the bus, no ROS)
 
-Exit status: 0 done, 1 rejected by the node (result=false), 2 bad usage, 3 node unreachable
-or no answer within --timeout.
+Exit status: 0 done (or stopped by SIGINT/SIGTERM), 1 rejected by the node (result=false) or
+no motor answered a scan, 2 bad usage, 3 node unreachable, no answer within --timeout, or
+the CAN bus cannot be opened.
 """
 import argparse
 import sys
+import time
 
 import rclpy
-import yaml
+from rclpy.signals import SignalHandlerOptions
 
-from .client import (CallTimeoutError, DEFAULT_PREFIX, RequestRejectedError, RobstrideClient,
-                     ServiceUnavailableError, check_id, check_set_item)
+from .client import (CallTimeoutError, check_set_item, DEFAULT_PREFIX, RequestRejectedError,
+                     RobstrideClient, ServiceUnavailableError)
 from .params import ParamError
 
 EXIT_OK, EXIT_REJECTED, EXIT_USAGE, EXIT_UNREACHABLE = 0, 1, 2, 3
 
 
 def _can_id(text):
-    try:
-        return check_id(int(text, 0))
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
+    if not text.isascii() or not text.isdigit() or not 0 <= int(text) <= 255:
+        raise argparse.ArgumentTypeError(f'CAN id {text[:20]!r} is not an integer in 0..255')
+    return int(text)
 
 
 def _set_item(text):
@@ -49,6 +53,7 @@ def _on_off(text):
 
 
 def build_parser():
+    """Command line of robstride_cli."""
     parser = argparse.ArgumentParser(
         prog='robstride_cli',
         description='Talk to robstride_hardware_interface (simulated or real) over ROS 2.')
@@ -76,10 +81,61 @@ def build_parser():
     p = sub.add_parser('sim', help='set a node parameter, e.g. sim.hung "[true, false]"')
     p.add_argument('name')
     p.add_argument('value', help='YAML value: 10, 2.5, true, "[0, 4]"')
+    p = sub.add_parser('scan', help='list the motors on a CAN bus (device-id request to '
+                                    'every id; talks to the bus, not to the node)')
+    p.add_argument('--interface', default='socketcan',
+                   help='python-can interface (socketcan, pcan, slcan, virtual, ...)')
+    p.add_argument('--channel', default='can0')
+    p.add_argument('--bitrate', type=int, default=0,
+                   help='bit/s; 0 keeps the interface setting (socketcan)')
+    p.add_argument('--host-id', type=_can_id, default=0xFD)
+    p.add_argument('--wait', type=float, default=0.5,
+                   help='seconds to collect replies after the last request (default 0.5)')
     return parser
 
 
+def scan(args, open_bus=None) -> int:
+    """Send a device-id request to ids 1..127 and print every motor that answers."""
+    from . import protocol as proto
+    from .canbus import from_message, open_python_can, to_message
+    try:
+        bus = (open_bus or (lambda: open_python_can(args.interface, args.channel,
+                                                    args.bitrate)))()
+    except Exception as exc:      # noqa: B902 - any driver error: the bus cannot be opened
+        print(f'unreachable: cannot open {args.interface} {args.channel!r}: {exc}',
+              file=sys.stderr)
+        return EXIT_UNREACHABLE
+    found = {}
+    try:
+        for motor_id in range(1, 128):
+            try:
+                bus.send(to_message(proto.encode_get_id(args.host_id, motor_id)), timeout=0.05)
+            except Exception as exc:  # noqa: B902
+                print(f'unreachable: CAN send failed: {exc}', file=sys.stderr)
+                return EXIT_UNREACHABLE
+        end = time.monotonic() + max(0.0, args.wait)
+        while time.monotonic() < end:
+            frame = from_message(bus.recv(timeout=max(0.0, end - time.monotonic())))
+            if frame is None:
+                continue
+            try:
+                motor_id, mcu_id = proto.decode_device_id_reply(frame)
+            except proto.ProtocolError:
+                continue
+            found[motor_id] = mcu_id
+    finally:
+        bus.shutdown()
+    if not found:
+        print(f'no motor answered on {args.interface} {args.channel!r}', file=sys.stderr)
+        return EXIT_REJECTED
+    print('id   mcu_id')
+    for motor_id in sorted(found):
+        print(f'{motor_id:<4} {found[motor_id].hex()}')
+    return EXIT_OK
+
+
 def format_state(msg) -> str:
+    """One ~/robstride_state sample as a table."""
     lines = [f'comm_state {msg.comm_state}', 'id  enabled  run_state  fault_bits']
     for cid, en, rs, fb in zip(msg.id, msg.enabled, msg.run_state, msg.fault_bits):
         lines.append(f'{cid:<3} {str(bool(en)):<8} {rs:<10} 0x{fb:X}')
@@ -87,6 +143,8 @@ def format_state(msg) -> str:
 
 
 def run(args, client) -> int:
+    """Run one node verb through the client."""
+    import yaml
     cmd = args.command
     if cmd == 'get':
         print(f'{client.get(args.id, args.item):g}')
@@ -108,8 +166,11 @@ def run(args, client) -> int:
 
 
 def main(argv=None):
+    """Parse the command line and run the verb; returns the exit status."""
     args = build_parser().parse_args(argv)
-    rclpy.init(args=[])
+    if args.command == 'scan':
+        return scan(args)
+    rclpy.init(args=[], signal_handler_options=SignalHandlerOptions.NO)
     try:
         with RobstrideClient(args.prefix, timeout_sec=args.timeout) as client:
             return run(args, client)
@@ -123,7 +184,7 @@ def main(argv=None):
         print(f'bad value: {exc}', file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
-        return EXIT_UNREACHABLE
+        return EXIT_OK                # stopped by SIGINT/SIGTERM: quiet, status 0
     finally:
         rclpy.try_shutdown()
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """A small synchronous client for robstride_hardware_interface (this simulator or the real
 upstream node): Get/Set/SetZero/Reboot, set_torque, reactivate, one state sample, and node
 parameters (fault injection on the simulator).
@@ -23,6 +24,7 @@ from robstride_interfaces.srv import (GetDataFromRobstride, RebootRobstride,
 from std_srvs.srv import SetBool, Trigger
 
 from .hardware import GAIN_ITEMS
+from .logbound import clip
 from .params import parse_index
 from .qos import STATE_QOS
 
@@ -56,7 +58,7 @@ def check_id(can_id) -> int:
 
 def check_set_item(item: str) -> str:
     """kp, kd or a parameter index (hex or decimal); raises ParamError otherwise."""
-    if item.strip().lower() not in GAIN_ITEMS:
+    if item not in GAIN_ITEMS:
         parse_index(item)
     return item
 
@@ -110,14 +112,14 @@ class RobstrideClient:
             id=check_id(can_id), item_name=item, timeout_sec=float(timeout_sec)))
         resp = self._call(GetDataFromRobstride, 'get_data_from_robstride', req)
         if not resp.result:
-            raise RequestRejectedError(f'get id={can_id} {item!r} rejected')
+            raise RequestRejectedError(f'get id={can_id} {clip(item)} rejected')
         return resp.item_data
 
     def set(self, can_id, item: str, value: float):
         req = self._stamp(SetDataToRobstride.Request(
             id=check_id(can_id), item_name=check_set_item(item), item_data=float(value)))
         if not self._call(SetDataToRobstride, 'set_data_to_robstride', req).result:
-            raise RequestRejectedError(f'set id={can_id} {item!r}={value} rejected')
+            raise RequestRejectedError(f'set id={can_id} {clip(item)}={value} rejected')
 
     def set_zero(self, can_id):
         req = self._stamp(SetZeroRobstride.Request(id=check_id(can_id)))

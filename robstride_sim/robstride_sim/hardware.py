@@ -1,13 +1,20 @@
-"""The hardware-interface logic of robstride_hardware_interface, in plain Python.
+# SPDX-License-Identifier: Apache-2.0
+"""
+The hardware-interface logic of robstride_hardware_interface, in plain Python.
 
-Mirrors upstream's ros2_control read()/write() cycle over a CAN bus (here a SimBus, but only
-frames cross the boundary): read() decodes feedback and detects stale joints, write() sends
+Mirrors upstream's ros2_control read()/write() cycle over a CAN bus (a SimBus or a python-can
+CanTransport: only frames cross the boundary): read() decodes feedback and detects stale joints, write() sends
 motion frames, re-enables joints not confirmed torqued (at most every enable_retry_s per joint)
 and sends Disable to lost, faulted or torque-off joints. The service semantics (get/set/zero/
 reboot/set_torque/reactivate) are methods here; the ROS node only translates.
 
 Units at this API are joint-side: position rad, velocity rad/s, effort N*m, after the joint
 direction (+1/-1) is applied. Parameter writes by index go to the motor untransformed.
+
+Command safety (before any frame is encoded): a joint command is refused whole, with a reason
+and a counter (`refused`), when a commanded joint's last feedback is older than
+max_feedback_age_s, a value is NaN/inf, or a value is outside the model's range; write()
+checks every motion frame's fields against the model again and sends nothing it refuses.
 """
 from dataclasses import dataclass, field
 import math
@@ -15,14 +22,17 @@ from typing import Callable, List, Optional, Sequence
 
 from . import protocol as proto
 from .bus import BUS_NOT_OPEN, BusError
+from .logbound import clip
 from .models import MotorModel, P_MAX
-from .params import ParamError, parse_index, validate_write
+from .params import PARAMS_BY_NAME, ParamError, parse_index, validate_write
 
 COMM_STATE_OK = 0
 COMM_STATE_BUS_NOT_OPEN = -1
 COMM_STATE_SEND_FAIL = -2
 
+RUN_STATE_RESET = 0
 RUN_STATE_MOTOR = 2
+RUN_MODE_INDEX = PARAMS_BY_NAME['run_mode'].index
 
 GET_ITEMS = ('position', 'velocity', 'torque', 'effort', 'temperature', 'run_state',
              'fault_bits')
@@ -39,6 +49,10 @@ class UnknownItemError(LookupError):
 
 class CommandError(ValueError):
     """A joint command that cannot be applied (nothing of it was applied)."""
+
+    def __init__(self, text: str, reason: str = 'invalid'):
+        super().__init__(text)
+        self.reason = reason      # counter key: invalid, non_finite, out_of_range, stale
 
 
 class CommandIgnoredError(RuntimeError):
@@ -59,13 +73,14 @@ class JointConfig:
     kd: float = 0.0
 
     def validate(self):
+        """Raise ValueError when the joint's configuration is impossible."""
         if not 1 <= self.can_id <= 127:
             raise ValueError(f'joint {self.name}: CAN id {self.can_id} outside 1..127')
         if self.direction not in (1, -1):
             raise ValueError(f'joint {self.name}: direction must be 1 or -1')
         for gain, top in (('kp', self.model.kp_max), ('kd', self.model.kd_max)):
             value = getattr(self, gain)
-            if not 0.0 <= value <= top:
+            if not math.isfinite(value) or not 0.0 <= value <= top:
                 raise ValueError(f'joint {self.name}: {gain} {value} outside [0, {top}] '
                                  f'for {self.model.name}')
 
@@ -94,10 +109,12 @@ class JointRuntime:
 
     @property
     def enabled(self) -> bool:
+        """Torqued, as the last feedback says."""
         return self.run_state == RUN_STATE_MOTOR
 
 
 def validate_joints(joints: Sequence[JointConfig]):
+    """Raise ValueError unless the joints are a usable, unique, valid set."""
     if not joints:
         raise ValueError('at least one joint is required')
     names = [j.name for j in joints]
@@ -111,14 +128,21 @@ def validate_joints(joints: Sequence[JointConfig]):
 
 
 class RobstrideHardware:
+    """read()/write() cycle, commands and service semantics over one bus."""
+
     def __init__(self, joints: Sequence[JointConfig], bus, host_id: int = 0xFD,
                  error_timeout_s: float = 4.0, freeze_on_joint_loss: bool = True,
-                 enable_retry_s: float = 0.2,
+                 enable_retry_s: float = 0.2, max_feedback_age_s: float = 0.1,
                  log: Optional[Callable[[str, str], None]] = None):
         validate_joints(joints)
         self.bus = bus
         self.host_id = host_id
         self.error_timeout_s = error_timeout_s
+        self.max_feedback_age_s = max_feedback_age_s
+        self.refused = {}             # reason -> joint commands / frames refused
+        self.rx_errors = 0            # frames for us that do not decode (garbage)
+        self.rx_ignored = 0           # frames for another host / motor, or of no interest
+        self._now = None              # time of the last read()
         self.freeze_on_joint_loss = freeze_on_joint_loss
         self.enable_retry_s = enable_retry_s
         self._log = log or (lambda level, msg: None)
@@ -134,13 +158,15 @@ class RobstrideHardware:
     # --- lifecycle -----------------------------------------------------------------------
 
     def activate(self, now: float):
-        """on_activate equivalent: accept commands again, hold every joint where it is and
-        let write() (re-)enable the motors."""
+        """
+        Do what on_activate does: accept commands again and hold every joint where it is.
+
+        write() then (re-)enables the motors.
+        """
         self._active_since = now
         self.frozen = False
         for j in self.joints:
             j.lost = False
-            j.last_enable = None
             self._hold(j)
 
     def reactivate(self, now: float):
@@ -160,22 +186,29 @@ class RobstrideHardware:
     # --- read ------------------------------------------------------------------------------
 
     def read(self, now: float):
+        """Decode every received frame, then lose joints whose feedback stopped."""
+        self._now = now
         if self._active_since is None:
             self.activate(now)
         if self.bus.state == BUS_NOT_OPEN:
             self.comm_state = COMM_STATE_BUS_NOT_OPEN
         frames = self.bus.receive()
         for frame in frames:
-            self._decode(frame, now)
+            try:
+                self._decode(frame, now)
+            except proto.ProtocolError:
+                self.rx_errors += 1       # wrong length for its type: garbage, dropped
         for j in self.joints:
             if not j.lost and self._is_stale(j, now):
                 self._lose(j, now)
 
     def _decode(self, frame: proto.CanFrame, now: float):
-        j = self._by_id.get(proto.feedback_motor_id(frame))
-        if j is None:
-            return
         kind = frame.comm_type
+        j = self._by_id.get(proto.feedback_motor_id(frame))
+        if (j is None or frame.dest != self.host_id
+                or kind not in (proto.CommType.FEEDBACK, proto.CommType.FAULT)):
+            self.rx_ignored += 1          # another host's, an unknown motor's, or no state
+            return
         if kind == proto.CommType.FEEDBACK:
             fb = proto.decode_feedback(j.cfg.model, frame)
             j.position, j.velocity, j.torque = fb.position, fb.velocity, fb.torque
@@ -188,13 +221,11 @@ class RobstrideHardware:
             elif j.fault_bits == 0:
                 # Only the summary flags so far; a fault frame refines the word.
                 j.fault_bits = proto.flags_to_fault_word(fb.fault_flags)
-        elif kind == proto.CommType.FAULT:
+        else:
             word = proto.decode_fault(frame)
             if word and word != j.fault_bits:
                 self._log('error', f'{j.cfg.name}: fault_bits 0x{word:X}')
             j.fault_bits = word
-        else:
-            return
         j.last_feedback = now
         if not j.have_feedback:
             j.have_feedback = True
@@ -219,6 +250,7 @@ class RobstrideHardware:
     # --- write -----------------------------------------------------------------------------
 
     def write(self, now: float):
+        """Send one frame per joint (Stop, Enable or motion); comm_state OK if all went."""
         ok = True
         for j in self.joints:
             # kp/kd from Set take effect here, never earlier.
@@ -241,9 +273,30 @@ class RobstrideHardware:
         if j.target_position is None:
             return True               # nothing to command before the first feedback
         d = j.cfg.direction
-        frame = proto.encode_motion(j.cfg.model, cid, d * j.target_position,
-                                    d * j.target_velocity, j.kp, j.kd, d * j.target_effort)
+        fields = (d * j.target_position, d * j.target_velocity, j.kp, j.kd,
+                  d * j.target_effort)
+        problem = self._unsafe_motion(j.cfg.model, *fields)
+        if problem:
+            # Never reached through command()/set_item(); a last guard before encoding.
+            self._count('unsafe_frame')
+            self._log('error', f'{j.cfg.name}: motion frame not sent: {problem}')
+            return True
+        frame = proto.encode_motion(j.cfg.model, cid, *fields)
         return self._send(frame, now)
+
+    @staticmethod
+    def _unsafe_motion(model: MotorModel, position, velocity, kp, kd, torque) -> str:
+        for label, value, low, high in (
+                ('position', position, -P_MAX, P_MAX),
+                ('velocity', velocity, -model.v_max, model.v_max),
+                ('kp', kp, 0.0, model.kp_max), ('kd', kd, 0.0, model.kd_max),
+                ('torque', torque, -model.t_max, model.t_max)):
+            if not math.isfinite(value) or not low <= value <= high:
+                return f'{label} {value} outside [{low:g}, {high:g}]'
+        return ''
+
+    def _count(self, reason: str):
+        self.refused[reason] = self.refused.get(reason, 0) + 1
 
     def _send(self, frame, now) -> bool:
         try:
@@ -257,36 +310,25 @@ class RobstrideHardware:
     # --- commands --------------------------------------------------------------------------
 
     def command(self, names: Sequence[str], positions: Sequence[float],
-                velocities: Sequence[float], efforts: Sequence[float]):
-        """Apply joint targets; each of positions/velocities/efforts is empty (keep that
-        target) or one value per name. names empty means all joints in joint order.
-        Validates everything first: raises CommandError and applies nothing on bad input,
-        CommandIgnoredError while frozen."""
-        if self.frozen:
-            raise CommandIgnoredError('frozen after a joint loss; call reactivate')
+                velocities: Sequence[float], efforts: Sequence[float],
+                now: Optional[float] = None):
+        """
+        Apply joint targets, all or nothing.
+
+        Each of positions/velocities/efforts is empty (keep that target) or one value per
+        name; names empty means all joints in joint order. Validates everything first and
+        applies nothing on bad input: raises CommandError (reason counted in `refused`),
+        CommandIgnoredError while frozen. `now` defaults to the time of the last read().
+        """
+        try:
+            self._check_command(names, positions, velocities, efforts,
+                                self._now if now is None else now)
+        except CommandError as exc:
+            self._count(exc.reason)
+            raise
         if not names:
             names = [j.cfg.name for j in self.joints]
-        if len(set(names)) != len(names):
-            raise CommandError(f'duplicate joint names in command: {list(names)}')
-        targets = []
-        for name in names:
-            if name not in self._by_name:
-                raise CommandError(f'unknown joint {name!r}')
-            targets.append(self._by_name[name])
-        fields = (('position', positions, lambda m: P_MAX), ('velocity', velocities,
-                  lambda m: m.v_max), ('effort', efforts, lambda m: m.t_max))
-        for label, values, limit in fields:
-            if len(values) not in (0, len(names)):
-                raise CommandError(f'{label} has {len(values)} values for {len(names)} joints')
-            for j, v in zip(targets, values):
-                top = limit(j.cfg.model)
-                if not math.isfinite(v) or abs(v) > top:
-                    raise CommandError(f'{j.cfg.name}: {label} {v} outside +-{top:g}')
-        if not positions:
-            unknown = [j.cfg.name for j in targets if j.target_position is None]
-            if unknown:
-                raise CommandError('no feedback yet (position unknown) from '
-                                   + ', '.join(unknown) + ': give a position target')
+        targets = [self._by_name[name] for name in names]
         for i, j in enumerate(targets):
             if positions:
                 j.target_position = float(positions[i])
@@ -295,17 +337,52 @@ class RobstrideHardware:
             if efforts:
                 j.target_effort = float(efforts[i])
 
+    def _check_command(self, names, positions, velocities, efforts, now):
+        if self.frozen:
+            raise CommandIgnoredError('frozen after a joint loss; call reactivate')
+        if not names:
+            names = [j.cfg.name for j in self.joints]
+        if len(names) > len(self.joints) or len(set(names)) != len(names):
+            raise CommandError(f'{len(names)} joint names with duplicates or more than the '
+                               f'{len(self.joints)} configured joints')
+        targets = []
+        for name in names:
+            if not isinstance(name, str) or name not in self._by_name:
+                raise CommandError(f'unknown joint {clip(name)}')
+            targets.append(self._by_name[name])
+        fields = (('position', positions, lambda m: P_MAX), ('velocity', velocities,
+                  lambda m: m.v_max), ('effort', efforts, lambda m: m.t_max))
+        for label, values, limit in fields:
+            if len(values) not in (0, len(names)):
+                raise CommandError(f'{label} has {len(values)} values for {len(names)} joints')
+            for j, v in zip(targets, values):
+                top = limit(j.cfg.model)
+                if not math.isfinite(v):
+                    raise CommandError(f'{j.cfg.name}: {label} {v} is not finite',
+                                       'non_finite')
+                if abs(v) > top:
+                    raise CommandError(f'{j.cfg.name}: {label} {v:g} outside +-{top:g}',
+                                       'out_of_range')
+        for j in targets:
+            age = None if j.last_feedback is None or now is None else now - j.last_feedback
+            if age is None or age > self.max_feedback_age_s:
+                shown = 'no feedback yet' if age is None else f'last feedback {age:.3f} s ago'
+                raise CommandError(f'{j.cfg.name}: {shown} (limit '
+                                   f'{self.max_feedback_age_s:g} s)', 'stale')
+
     # --- services --------------------------------------------------------------------------
 
     def joint_by_id(self, can_id: int) -> JointRuntime:
+        """Joint of a CAN id; UnknownMotorError if none."""
         try:
             return self._by_id[int(can_id)]
-        except KeyError:
-            raise UnknownMotorError(f'no joint with CAN id {can_id}') from None
+        except (KeyError, TypeError, ValueError):
+            raise UnknownMotorError(f'no joint with CAN id {clip(can_id)}') from None
 
     def get_item(self, can_id: int, item: str) -> float:
+        """Read one decoded value (no round trip); item names are matched exactly."""
         j = self.joint_by_id(can_id)
-        key = item.strip().lower()
+        key = item
         d = j.cfg.direction
         if key == 'position':
             return d * j.position
@@ -319,13 +396,18 @@ class RobstrideHardware:
             return float(j.run_state)
         if key == 'fault_bits':
             return float(j.fault_bits)
-        raise UnknownItemError(f'unknown item {item!r}; known: {", ".join(GET_ITEMS)}')
+        raise UnknownItemError(f'unknown item {clip(item)}; known: {", ".join(GET_ITEMS)}')
 
     def set_item(self, can_id: int, item: str, value: float, now: float):
-        """kp/kd: queued for the next write(). Otherwise a parameter write by index, validated
-        first (ParamError) and then sent."""
+        """
+        Set kp/kd (queued for the next write()) or write a parameter by index.
+
+        A parameter write is validated first (ParamError) and then sent. run_mode changes
+        only in reset on a real motor, so a run_mode write is preceded by a Stop; write()
+        re-enables the joint as usual.
+        """
         j = self.joint_by_id(can_id)
-        key = item.strip().lower()
+        key = item
         value = float(value)
         if key in GAIN_ITEMS:
             top = j.cfg.model.kp_max if key == 'kp' else j.cfg.model.kd_max
@@ -335,12 +417,17 @@ class RobstrideHardware:
             return
         index = parse_index(item)
         validate_write(j.cfg.model, index, value)
-        if not self._send(proto.encode_param_write(self.host_id, j.cfg.can_id, index, value),
-                          now):
-            raise BusError('not open' if self.comm_state == COMM_STATE_BUS_NOT_OPEN
-                           else 'send fail')
+        frames = [proto.encode_param_write(self.host_id, j.cfg.can_id, index, value)]
+        if index == RUN_MODE_INDEX:
+            frames.insert(0, proto.encode_stop(self.host_id, j.cfg.can_id))
+            j.run_state = RUN_STATE_RESET     # re-enabled by write() once the mode is set
+        for frame in frames:
+            if not self._send(frame, now):
+                raise BusError('not open' if self.comm_state == COMM_STATE_BUS_NOT_OPEN
+                               else 'send fail')
 
     def set_zero(self, can_id: int, now: float):
+        """Send Set-Zero; the held target moves with the zero."""
         j = self.joint_by_id(can_id)
         if not self._send(proto.encode_set_zero(self.host_id, j.cfg.can_id), now):
             raise BusError('send failed')
@@ -356,8 +443,8 @@ class RobstrideHardware:
             raise BusError('send failed')
 
     def set_torque(self, on: bool):
+        """Torque off: Stop every joint, no re-enable. On: re-enable where the joints are."""
         if on and not self.torque_on:
             for j in self.joints:
-                j.last_enable = None
                 self._hold(j)     # torque back on where the joint is now, not at old targets
         self.torque_on = bool(on)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """RobStride motor models: the protocol limits of each model and the simulation constants.
 
 The first four numbers (velocity, torque, kp, kd) are the spec's model limits (INTERFACES.md

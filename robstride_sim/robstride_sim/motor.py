@@ -1,4 +1,6 @@
-"""A simulated RobStride motor: run-state machine, latched faults, parameter table, physics.
+# SPDX-License-Identifier: Apache-2.0
+"""
+A simulated RobStride motor: run-state machine, latched faults, parameter table, physics.
 
 It speaks CAN frames (protocol.py) and is plain Python, so it is unit-testable without ROS.
 All quantities here are on the motor side (the hardware interface applies joint direction).
@@ -24,6 +26,7 @@ UNDERVOLTAGE_V = 18.0
 OVERVOLTAGE_V = 60.0
 NOMINAL_VBUS_V = 48.0
 MAX_SUBSTEP_S = 0.005        # longer steps are split (keeps the thermal/PI explicit parts sane)
+CALIBRATION_S = 1.0          # duration of the simulated encoder calibration (run_state 1)
 
 
 def _pidx(name: str) -> int:
@@ -36,11 +39,17 @@ IDX = {name: _pidx(name) for name in PARAMS_BY_NAME}
 class SimMotor:
     """One motor on the simulated bus, addressed by its CAN id."""
 
-    def __init__(self, can_id: int, model: MotorModel):
+    def __init__(self, can_id: int, model: MotorModel, mcu_id: bytes = None):
         self.can_id = can_id
         self.model = model
+        # 64-bit MCU id answered to a device-id request (type 0); made up per CAN id.
+        self.mcu_id = bytes(mcu_id) if mcu_id is not None else (
+            b'RS' + model.name[2:].encode('ascii')[:2].rjust(2, b'0')
+            + can_id.to_bytes(4, 'big'))
         self.run_state = RUN_STATE_RESET
         self.faults = 0
+        self._fault_report_due = False   # a latched fault not yet reported by a type-21 frame
+        self._calibration_end = None     # end time of a running calibration
         self.position = 0.0          # rad, relative to the mechanical zero
         self.velocity = 0.0
         self.torque = 0.0            # motor torque actually applied
@@ -66,22 +75,25 @@ class SimMotor:
 
     def handle(self, frame: proto.CanFrame, now: float):
         """React to one host->motor frame; return the list of reply frames."""
-        if self.hung or frame.dest != self.can_id:
+        if self.hung or frame.dest != self.can_id or len(frame.data) != 8:
             return []
         self._last_rx = now
         kind = frame.comm_type
         host = proto.host_of(frame)
+        if kind == proto.CommType.GET_ID:
+            return [proto.encode_device_id_reply(self.can_id, self.mcu_id)]
         if kind == proto.CommType.MOTION:
             host = self._motion_host
             self.motion = proto.decode_motion(self.model, frame)
         elif kind == proto.CommType.ENABLE:
-            # A motor with a latched fault refuses to torque up.
-            if self.faults == 0:
+            # A motor with a latched fault, or calibrating, refuses to torque up.
+            if self.faults == 0 and self.run_state != RUN_STATE_CALIBRATION:
                 self.run_state = RUN_STATE_MOTOR
                 self._integral = 0.0
             self._motion_host = host
         elif kind == proto.CommType.STOP:
-            self.run_state = RUN_STATE_RESET
+            if self.run_state != RUN_STATE_CALIBRATION:
+                self.run_state = RUN_STATE_RESET
             if frame.data[0] == 1:
                 self.faults = 0
             self._motion_host = host
@@ -96,18 +108,23 @@ class SimMotor:
             self._motion_host = host
         elif kind == proto.CommType.PARAM_WRITE:
             index, value = proto.decode_param(frame)
+            self._motion_host = host
             try:
                 validate_write(self.model, index, value)
             except ParamError:
                 return []            # the real motor ignores invalid writes silently
-            if index == IDX['run_mode'] and int(value) != int(self.params[index]):
-                self._integral = 0.0
+            if index == IDX['run_mode']:
+                if self.run_state == RUN_STATE_MOTOR:
+                    # The real motor only changes mode in reset: ignored, answered as usual.
+                    return [self._feedback(host)]
+                if int(value) != int(self.params[index]):
+                    self._integral = 0.0
             self.params[index] = value
-            self._motion_host = host
         elif kind == proto.CommType.PARAM_READ:
-            index, _ = proto.decode_param(frame)
+            index = proto.decode_param(frame)[0]
             if index not in PARAMS:
-                return []
+                return [proto.encode_param_reply(host, self.can_id, index,
+                                                 status=proto.PARAM_READ_FAILED)]
             return [proto.encode_param_reply(host, self.can_id, index, self.read_param(index))]
         else:
             return []
@@ -118,6 +135,7 @@ class SimMotor:
     _motion_host = 0xFD
 
     def read_param(self, index: int) -> float:
+        """Current value of a modelled parameter (live values for the read-only ones)."""
         if index == IDX['mechPos']:
             return self.position
         if index == IDX['mechVel']:
@@ -131,7 +149,7 @@ class SimMotor:
     # --- physics -----------------------------------------------------------------------
 
     def _check_faults(self, now: float):
-        """Latch new faults; return the fault frame to emit when new bits appeared."""
+        """Latch the faults the motor detects itself; True when new bits appeared."""
         new = 0
         if self.vbus < UNDERVOLTAGE_V:
             new |= proto.FAULT_UNDER_VOLTAGE
@@ -142,16 +160,36 @@ class SimMotor:
         return self.latch(new)
 
     def latch(self, bits: int) -> bool:
-        """Latch fault bits (also used for injection); a fault drops the motor to reset.
-        Returns True if any bit was new."""
+        """
+        Latch fault bits (detected or injected); a fault drops the motor to reset.
+
+        Every newly latched bit makes the motor send a fault frame (type 21) with its whole
+        fault word at its next step (at once if answering). Returns True if any bit was new.
+        """
         added = bits & ~self.faults
         self.faults |= bits
-        if self.faults:
+        if added:
             self.run_state = RUN_STATE_RESET
+            self._calibration_end = None
+            self._fault_report_due = True
         return bool(added)
 
+    def calibrate(self, now: float):
+        """
+        Run the encoder calibration: run_state 1 for CALIBRATION_S, then reset.
+
+        A motor with a latched fault cannot calibrate; a finished calibration clears the
+        encoder-uncalibrated fault bit.
+        """
+        if self.faults & ~proto.FAULT_ENCODER_UNCALIBRATED:
+            return False
+        self.run_state = RUN_STATE_CALIBRATION
+        self._calibration_end = now + CALIBRATION_S
+        return True
+
     def _control_law(self):
-        """Torque as an affine function of the state, tau = c0 + cp*p + cv*v, and its limit.
+        """
+        Torque as an affine function of the state, tau = c0 + cp*p + cv*v, and its limit.
 
         Keeping it affine lets step() integrate the stiff part implicitly, so any gain the
         protocol can carry (kp up to 5000) is stable at a 2 ms step.
@@ -195,9 +233,15 @@ class SimMotor:
             return max(-lim_v, min(lim_v, v))
         return None
 
-    def step(self, dt: float, now: float, host_id: int = 0xFD):
+    def step(self, dt: float, now: float, host_id: int = None):
         """Advance the motor by dt seconds; return unsolicited frames (fault reports)."""
         out = []
+        if host_id is None:
+            host_id = self._motion_host
+        if self._calibration_end is not None and now >= self._calibration_end:
+            self._calibration_end = None
+            self.faults &= ~proto.FAULT_ENCODER_UNCALIBRATED
+            self.run_state = RUN_STATE_RESET
         if dt <= 0.0:
             return out
         timeout_ticks = self.params[IDX['canTimeout']]
@@ -207,7 +251,9 @@ class SimMotor:
         n = max(1, int(math.ceil(dt / MAX_SUBSTEP_S)))
         h = dt / n
         for _ in range(n):
-            if self._check_faults(now) and not self.hung:
+            self._check_faults(now)
+            if self._fault_report_due and not self.hung:
+                self._fault_report_due = False
                 out.append(proto.encode_fault(host_id, self.can_id, self.faults))
             self._substep(h)
         return out

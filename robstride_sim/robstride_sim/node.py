@@ -1,16 +1,24 @@
-"""robstride_hardware_interface: a simulated stand-in for the upstream RobStride hardware
-interface node, with the same services and topics (see README.md).
+# SPDX-License-Identifier: Apache-2.0
+"""
+robstride_hardware_interface: the RobStride hardware interface node (see README.md).
 
-The node is thin: the motors (motor.py), the CAN bus (bus.py) and the read/write logic
-(hardware.py) are plain Python. One timer runs the cycle; every service handler returns
+It drives simulated motors in its own process (`can_interface: sim`) or motors on a CAN bus
+through python-can (any other `can_interface`), real ones or robstride_fake_motors; with
+`fake_motors: true` it runs the simulated motors itself as a bus peer (python-can `virtual`).
+The node is thin: the motors (motor.py), the buses (bus.py, canbus.py) and the read/write
+logic (hardware.py) are plain Python. One timer runs the cycle; every service handler returns
 immediately (no waiting inside a callback), so a single-threaded executor is enough.
 """
+import contextlib
+import signal
+import threading
 import time
 
-import rclpy
-from rclpy.executors import ExternalShutdownException
-from rclpy.node import Node
 from rcl_interfaces.msg import SetParametersResult
+import rclpy
+from rclpy.executors import ExternalShutdownException, SingleThreadedExecutor
+from rclpy.node import Node
+from rclpy.signals import SignalHandlerOptions
 from robstride_interfaces.msg import RobstrideState
 from robstride_interfaces.srv import (GetDataFromRobstride, RebootRobstride,
                                       SetDataToRobstride, SetZeroRobstride)
@@ -18,8 +26,11 @@ from sensor_msgs.msg import JointState
 from std_srvs.srv import SetBool, Trigger
 
 from .bus import BUS_STATES, BusError, SimBus
+from .canbus import CanTransport, open_python_can
+from .fake_motors import FakeMotorPeer
 from .hardware import (CommandError, CommandIgnoredError, JointConfig, ReactivationError,
                        RobstrideHardware, UnknownItemError, UnknownMotorError)
+from .logbound import clip, RateLimitedLog
 from .models import get_model
 from .motor import SimMotor
 from .params import ParamError
@@ -36,11 +47,16 @@ PARAMETERS = {
     'directions': [1, 1],
     'kp': [20.0, 100.0],
     'kd': [1.0, 4.0],
-    'host_can_id': 0xFD,
+    'can_interface': 'sim',       # sim | any python-can interface (socketcan, virtual, ...)
+    'can_channel': 'can0',
+    'can_bitrate': 1000000,       # bit/s; 0 keeps the interface's own setting
+    'fake_motors': False,         # run the simulated motors in-process as a bus peer
+    'host_id': 0xFD,
     'update_rate_hz': 500.0,
     'error_timeout_ms': 4000,
     'freeze_on_joint_loss': True,
     'enable_retry_ms': 200,
+    'max_feedback_age_ms': 100,
     'publish_joint_states': True,
 }
 
@@ -59,6 +75,7 @@ def _sim_defaults(n):
         'sim.hung': [False] * n,             # MCU hung: stops answering (-> stale -> lost)
         'sim.load_torque': [0.0] * n,        # external torque on each joint (N*m, joint side)
         'sim.inject_fault_bits': [0] * n,    # on each set: latch these fault bits
+        'sim.calibrate': [False] * n,        # on each set: true runs the encoder calibration
         'sim.initial_positions': [0.0] * n,  # start-up only (rad, joint side)
     }
 
@@ -68,8 +85,14 @@ class ConfigError(ValueError):
 
 
 class RobstrideSimNode(Node):
+    """The hardware interface node over simulated or python-can buses."""
+
     def __init__(self, **kwargs):
         super().__init__(NODE_NAME, **kwargs)
+        self._limited = RateLimitedLog(self._log)
+        self.bus = self.peer = None
+        self.motors = None
+        self._motor_lock = contextlib.nullcontext()
         for name, default in PARAMETERS.items():
             self.declare_parameter(name, default)
         p = {name: self.get_parameter(name).value for name in PARAMETERS}
@@ -77,21 +100,35 @@ class RobstrideSimNode(Node):
         n = len(joints)
         for name, default in {**SIM_SCALARS, **_sim_defaults(n)}.items():
             self.declare_parameter(name, default)
-
-        self.motors = [SimMotor(j.can_id, j.model) for j in joints]
-        self.bus = SimBus(self.motors, host_id=p['host_can_id'])
-        self.hw = RobstrideHardware(
-            joints, self.bus, host_id=p['host_can_id'],
-            error_timeout_s=p['error_timeout_ms'] / 1000.0,
-            freeze_on_joint_loss=p['freeze_on_joint_loss'],
-            enable_retry_s=p['enable_retry_ms'] / 1000.0, log=self._log)
+        self._check_config(p, joints)
         initial = self.get_parameter('sim.initial_positions').value
         self._check_length('sim.initial_positions', initial, n)
-        for motor, j, q in zip(self.motors, joints, initial):
-            motor.position = j.direction * float(q)
+
+        interface = p['can_interface']
+        self.mode = 'sim' if interface == 'sim' else 'can'
+        if self.mode == 'sim' or p['fake_motors']:
+            self.motors = [SimMotor(j.can_id, j.model) for j in joints]
+            for motor, j, q in zip(self.motors, joints, initial):
+                motor.position = j.direction * float(q)
+        if self.mode == 'sim':
+            self.bus = SimBus(self.motors, host_id=p['host_id'])
+        else:
+            def open_bus():
+                return open_python_can(interface, p['can_channel'], p['can_bitrate'])
+            if self.motors is not None:
+                self.peer = FakeMotorPeer(self.motors, open_bus).start()
+                self._motor_lock = self.peer.lock
+            self.bus = CanTransport(open_bus, host_id=p['host_id'], log=self._log,
+                                    name=f'{interface}:{p["can_channel"]}')
+        self.hw = RobstrideHardware(
+            joints, self.bus, host_id=p['host_id'],
+            error_timeout_s=p['error_timeout_ms'] / 1000.0,
+            freeze_on_joint_loss=p['freeze_on_joint_loss'],
+            enable_retry_s=p['enable_retry_ms'] / 1000.0,
+            max_feedback_age_s=p['max_feedback_age_ms'] / 1000.0, log=self._log)
         result = self._on_set_parameters(
             [self.get_parameter(name) for name in {**SIM_SCALARS, **_sim_defaults(n)}
-             if name != 'sim.initial_positions'])
+             if name != 'sim.initial_positions'], startup=True)
         if not result.successful:
             raise ConfigError(result.reason)
         self.add_on_set_parameters_callback(self._on_set_parameters)
@@ -108,15 +145,26 @@ class RobstrideSimNode(Node):
         self.create_service(Trigger, '~/reactivate', self._on_reactivate)
 
         self._names = [j.name for j in joints]
+        # The first cycle activates the interface (staleness counts from there, not from
+        # construction: the first spin can come much later on a loaded machine).
         self._last = time.monotonic()
-        self.hw.activate(self._last)
         rate = float(p['update_rate_hz'])
-        if not rate > 0.0:
-            raise ConfigError(f'update_rate_hz must be > 0, got {rate}')
         self.timer = self.create_timer(1.0 / rate, self._cycle)
+        where = ('simulated in-process' if self.mode == 'sim' else
+                 f'on {interface} {p["can_channel"]!r}'
+                 + (' (fake motors in this process)' if self.peer else ''))
         self.get_logger().info(
-            f'simulating {n} RobStride motor(s) ' + ', '.join(
+            f'{n} RobStride motor(s) {where}: ' + ', '.join(
                 f'{j.name}=id{j.can_id}/{j.model.name}' for j in joints) + f' at {rate:g} Hz')
+
+    def close(self):
+        """Stop the CAN threads (the node itself is destroyed by the caller)."""
+        self._closed = True
+        for part in (self.bus, self.peer):
+            if part is not None:
+                part.close()
+
+    _closed = False
 
     # --- configuration ---------------------------------------------------------------------
 
@@ -124,6 +172,24 @@ class RobstrideSimNode(Node):
     def _check_length(name, values, n):
         if len(values) != n:
             raise ConfigError(f'{name} has {len(values)} entries, joint_names has {n}')
+
+    @staticmethod
+    def _check_config(p, joints):
+        rate = float(p['update_rate_hz'])
+        if not 0.0 < rate <= 2000.0:
+            raise ConfigError(f'update_rate_hz must be in (0, 2000], got {rate}')
+        if not 0 <= p['host_id'] <= 0xFF or p['host_id'] in [j.can_id for j in joints]:
+            raise ConfigError(f'host_id {p["host_id"]} must be 0..255 and no motor\'s id')
+        if p['enable_retry_ms'] < 200:
+            raise ConfigError('enable_retry_ms must be >= 200 (Enable at most every 200 ms)')
+        if not p['max_feedback_age_ms'] > 0:
+            raise ConfigError('max_feedback_age_ms must be > 0')
+        if p['error_timeout_ms'] <= 0:
+            raise ConfigError('error_timeout_ms must be > 0')
+        if p['fake_motors'] and p['can_interface'] == 'sim':
+            raise ConfigError('fake_motors needs a python-can can_interface (e.g. virtual)')
+        if p['can_interface'] != 'sim' and not p['can_channel']:
+            raise ConfigError('can_channel is empty')
 
     def _joint_configs(self, p):
         names = list(p['joint_names'])
@@ -140,13 +206,19 @@ class RobstrideSimNode(Node):
             raise ConfigError(str(exc)) from None
         return joints
 
-    def _on_set_parameters(self, params):
+    def _on_set_parameters(self, params, startup=False):
         """Validate every sim.* change first, then apply them all (never half-applied)."""
-        n = len(self.motors)
+        n = len(self.hw.joints)
         actions = []
         for prm in params:
             name, value = prm.name, prm.value
-            if name in ('sim.hung', 'sim.load_torque', 'sim.inject_fault_bits'):
+            if (self.motors is None and name.startswith('sim.') and name != 'sim.bus_state'
+                    and not startup):
+                return SetParametersResult(
+                    successful=False, reason=f'{name}: no simulated motors in this process '
+                                             '(can_interface is a real bus, fake_motors false)')
+            if name in ('sim.hung', 'sim.load_torque', 'sim.inject_fault_bits',
+                        'sim.calibrate'):
                 if value is None or len(value) != n:
                     return SetParametersResult(successful=False,
                                                reason=f'{name} needs {n} entries')
@@ -162,12 +234,20 @@ class RobstrideSimNode(Node):
                     successful=False, reason=f'{name} is read at start-up only')
             actions.append((name, value))
         for name, value in actions:
-            self._apply_sim(name, value)
+            if name == 'sim.bus_state':
+                self.bus.inject_state(value)
+            elif self.motors is not None:
+                with self._motor_lock:
+                    self._apply_sim(name, value)
         return SetParametersResult(successful=True)
 
     def _apply_sim(self, name, value):
         joints = self.hw.joints
-        if name == 'sim.hung':
+        if name == 'sim.calibrate':
+            for m, v in zip(self.motors, value):
+                if v:
+                    m.calibrate(time.monotonic())
+        elif name == 'sim.hung':
             for m, v in zip(self.motors, value):
                 m.hung = bool(v)
         elif name == 'sim.load_torque':
@@ -186,12 +266,12 @@ class RobstrideSimNode(Node):
         elif name == 'sim.ambient_c':
             for m in self.motors:
                 m.ambient = float(value)
-        elif name == 'sim.bus_state':
-            self.bus.state = value
 
     # --- cycle -----------------------------------------------------------------------------
 
     def _cycle(self):
+        if self._closed or not self.context.ok():
+            return                    # shutting down: never publish on a dying context
         now = time.monotonic()
         # A stalled process must not produce one huge physics step.
         dt = min(now - self._last, 0.05)
@@ -202,6 +282,8 @@ class RobstrideSimNode(Node):
         self.hw.write(now)
 
     def _publish(self):
+        if not self.context.ok():
+            return
         stamp = self.get_clock().now().to_msg()
         joints = self.hw.joints
         msg = RobstrideState()
@@ -236,44 +318,49 @@ class RobstrideSimNode(Node):
     def _on_command(self, msg: JointState):
         try:
             self.hw.command(list(msg.name), list(msg.position), list(msg.velocity),
-                            list(msg.effort))
+                            list(msg.effort), now=time.monotonic())
         except CommandIgnoredError as exc:
-            self.get_logger().warning(f'joint command ignored: {exc}',
-                                      throttle_duration_sec=1.0)
+            self._limited.log('warning', 'command ignored', f'joint command ignored: {exc}')
         except CommandError as exc:
-            self.get_logger().warning(f'joint command rejected: {exc}',
-                                      throttle_duration_sec=1.0)
+            total = self.hw.refused.get(exc.reason, 0)
+            self._limited.log('warning', f'command {exc.reason}',
+                              f'joint command refused ({exc.reason}, {total} so far): {exc}')
 
-    def _serve(self, resp, what, action, errors):
-        """Run one service request: result=true when action() succeeds; on one of the expected
-        errors result=false and the reason is logged. Anything else is a bug and propagates."""
+    def _serve(self, resp, verb, what, action, errors):
+        """
+        Run one service request: result=true when action() succeeds.
+
+        On one of the expected errors result=false and the reason is logged (bounded, at most
+        one line per verb and kind of error per second). Anything else is a bug.
+        """
         try:
             action()
             resp.result = True
         except errors as exc:
-            self.get_logger().warning(f'{what} rejected: {exc}')
+            self._limited.log('warning', f'{verb} {type(exc).__name__}',
+                              f'{what()} rejected: {exc}')
             resp.result = False
         return resp
 
     def _on_get(self, req, resp):
         def read():
             resp.item_data = float(self.hw.get_item(req.id, req.item_name))
-        return self._serve(resp, f'get id={req.id} {req.item_name!r}', read,
+        return self._serve(resp, 'get', lambda: f'get id={req.id} {clip(req.item_name)}', read,
                            (UnknownMotorError, UnknownItemError))
 
     def _on_set(self, req, resp):
         return self._serve(
-            resp, f'set id={req.id} {req.item_name!r}={req.item_data:g}',
+            resp, 'set', lambda: f'set id={req.id} {clip(req.item_name)}={req.item_data:g}',
             lambda: self.hw.set_item(req.id, req.item_name, req.item_data, time.monotonic()),
             (UnknownMotorError, ParamError, BusError))
 
     def _on_zero(self, req, resp):
-        return self._serve(resp, f'set_zero id={req.id}',
+        return self._serve(resp, 'set_zero', lambda: f'set_zero id={req.id}',
                            lambda: self.hw.set_zero(req.id, time.monotonic()),
                            (UnknownMotorError, BusError))
 
     def _on_reboot(self, req, resp):
-        return self._serve(resp, f'reboot id={req.id}',
+        return self._serve(resp, 'reboot', lambda: f'reboot id={req.id}',
                            lambda: self.hw.reboot(req.id, time.monotonic()),
                            (UnknownMotorError, BusError))
 
@@ -288,28 +375,47 @@ class RobstrideSimNode(Node):
             self.hw.reactivate(time.monotonic())
             resp.success, resp.message = True, 'reactivated'
         except ReactivationError as exc:
-            self.get_logger().warning(f'reactivate rejected: {exc}')
+            self._limited.log('warning', 'reactivate', f'reactivate rejected: {exc}')
             resp.success, resp.message = False, str(exc)
         return resp
 
 
-def main(args=None):
-    # Default namespace /robstride unless the command line sets one (--ros-args -r __ns:=...).
-    rclpy.init(args=args)
-    node = None
+def main(args=None, stop=None):
+    """
+    Run the node until SIGINT/SIGTERM; exit status 0, or 2 for a configuration error.
+
+    The signals only set `stop`: the spin loop ends, the node and the CAN threads are shut
+    down in order and rclpy last, so no callback ever runs on a shut-down context.
+    """
+    stop = stop if stop is not None else threading.Event()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, lambda signum, frame: stop.set())
+    rclpy.init(args=args, signal_handler_options=SignalHandlerOptions.NO)
+    node = executor = None
     try:
+        if stop.is_set():
+            return 0
+        # Default namespace /robstride unless the command line sets one (-r __ns:=...).
         node = RobstrideSimNode(namespace=DEFAULT_NAMESPACE)
-        rclpy.spin(node)
-    except (KeyboardInterrupt, ExternalShutdownException):
+        executor = SingleThreadedExecutor()
+        executor.add_node(node)
+        while not stop.is_set():
+            executor.spin_once(timeout_sec=0.1)
+    except ExternalShutdownException:
         pass
     except ConfigError as exc:
         print(f'robstride_sim: configuration error: {exc}', flush=True)
-        raise SystemExit(2)
+        return 2
     finally:
+        if node is not None:
+            node.close()
+        if executor is not None:
+            executor.shutdown(timeout_sec=1.0)
         if node is not None:
             node.destroy_node()
         rclpy.try_shutdown()
+    return 0
 
 
 if __name__ == '__main__':
-    main()
+    raise SystemExit(main())

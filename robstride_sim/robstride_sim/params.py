@@ -1,4 +1,6 @@
-"""The RobStride parameter table (indices 0x70xx) and the parsing/validation of writes to it.
+# SPDX-License-Identifier: Apache-2.0
+"""
+The RobStride parameter table (indices 0x70xx) and the parsing/validation of writes to it.
 
 Used on both sides of the simulated CAN bus: the hardware interface validates a write before
 sending it (so a bad Set returns result=false with a reason and sends nothing), and the
@@ -6,8 +8,10 @@ simulated motor stores and acts on the values.
 """
 from dataclasses import dataclass
 import math
+import re
 from typing import Callable, Union
 
+from .logbound import clip
 from .models import MotorModel, P_MAX
 
 # Run modes selectable through run_mode (0x7005).
@@ -36,11 +40,13 @@ class ParamSpec:
     default: Bound = 0.0
 
     def bounds(self, model: MotorModel):
+        """(low, high) of the parameter on a motor of `model`."""
         def ev(b):
             return float(b(model) if callable(b) else b)
         return ev(self.low), ev(self.high)
 
     def default_for(self, model: MotorModel) -> float:
+        """Value at power-up on a motor of `model`."""
         return float(self.default(model) if callable(self.default) else self.default)
 
 
@@ -71,24 +77,30 @@ PARAMS_BY_NAME = {p.name: p for p in PARAMS.values()}
 CAN_TIMEOUT_TICKS_PER_S = 20000.0
 
 
-def parse_index(text) -> int:
-    """Parse a parameter index given as hex ("0x7016") or decimal ("28694").
+# Exactly "0x" (or "0X") and 1-4 hex digits, or 1-5 decimal digits: ASCII only, no sign,
+# no spaces, no underscores, nothing after the last digit.
+_INDEX_RE = re.compile(r'0[xX][0-9a-fA-F]{1,4}|[0-9]{1,5}')
 
-    Raises ParamError for anything else (empty, negative, not a number, above 0xFFFF).
+
+def parse_index(text) -> int:
     """
-    s = str(text).strip()
-    try:
-        value = int(s, 16) if s.lower().startswith('0x') else int(s, 10)
-    except ValueError:
-        raise ParamError(f'item_name {text!r} is neither kp, kd nor a parameter index '
-                         '(hex like 0x7016 or decimal)') from None
-    if not 0 <= value <= 0xFFFF:
-        raise ParamError(f'parameter index {text!r} is outside 0..0xFFFF')
+    Parse a parameter index given as hex ("0x7016") or decimal ("28694"), strictly.
+
+    Raises ParamError for anything else: surrounding spaces, signs, underscores, non-ASCII
+    digits, trailing characters, values above 0xFFFF.
+    """
+    if not isinstance(text, str) or _INDEX_RE.fullmatch(text) is None:
+        raise ParamError(f'item_name {clip(text)} is neither kp, kd nor a parameter index '
+                         '(hex like 0x7016 or decimal like 28694)')
+    value = int(text[2:], 16) if text[:2] in ('0x', '0X') else int(text, 10)
+    if value > 0xFFFF:
+        raise ParamError(f'parameter index {clip(text)} is outside 0..0xFFFF')
     return value
 
 
 def validate_write(model: MotorModel, index: int, value: float) -> ParamSpec:
-    """Check that `value` may be written to `index` on a motor of `model`.
+    """
+    Check that `value` may be written to `index` on a motor of `model`.
 
     Returns the ParamSpec; raises ParamError (unknown index, read-only, not finite,
     not an integer for an integer parameter, or out of range).

@@ -1,4 +1,6 @@
-"""RobStride private CAN protocol: 29-bit extended frames, encoded and decoded in plain Python.
+# SPDX-License-Identifier: Apache-2.0
+"""
+RobStride private CAN protocol: 29-bit extended frames, encoded and decoded in plain Python.
 
 Identifier layout: bits 28..24 communication type, bits 23..8 "data area 2" (its meaning
 depends on the type), bits 7..0 destination address. Host->motor frames put the host id in
@@ -17,13 +19,13 @@ from .params import PARAMS
 
 
 class CommType(enum.IntEnum):
-    GET_ID = 0
+    GET_ID = 0           # host->motor: host id in data area 2; reply: 64-bit MCU id
     MOTION = 1           # host->motor: torque in data area 2; angle, velocity, kp, kd in data
     FEEDBACK = 2         # motor->host: mode + 6 fault flags in data area 2; state in data
     ENABLE = 3
     STOP = 4             # data[0] == 1: also clear latched faults
     SET_ZERO = 6         # data[0] == 1: current position becomes mechanical zero
-    PARAM_READ = 17
+    PARAM_READ = 17      # reply: status in bits 23..16 (0 success, 1 failure)
     PARAM_WRITE = 18
     FAULT = 21           # motor->host: fault word (data 0..3), warning word (data 4..7)
 
@@ -39,14 +41,17 @@ class CanFrame:
 
     @property
     def comm_type(self) -> int:
+        """Communication type, identifier bits 28..24."""
         return (self.arb_id >> 24) & 0x1F
 
     @property
     def area2(self) -> int:
+        """Data area 2, identifier bits 23..8."""
         return (self.arb_id >> 8) & 0xFFFF
 
     @property
     def dest(self) -> int:
+        """Destination address, identifier bits 7..0."""
         return self.arb_id & 0xFF
 
 
@@ -76,6 +81,7 @@ _FEEDBACK_FLAGS = (
 
 
 def fault_word_to_flags(word: int) -> int:
+    """Six feedback summary flags of a fault word."""
     return sum(1 << bit for bit, mask in _FEEDBACK_FLAGS if word & mask)
 
 
@@ -96,6 +102,7 @@ def float_to_uint(x: float, lo: float, hi: float, bits: int = 16) -> int:
 
 
 def uint_to_float(u: int, lo: float, hi: float, bits: int = 16) -> float:
+    """Inverse of float_to_uint."""
     return lo + u * (hi - lo) / ((1 << bits) - 1)
 
 
@@ -106,22 +113,28 @@ def _arb(comm_type: int, area2: int, dest: int) -> int:
 # --- host -> motor -----------------------------------------------------------------------
 
 def encode_enable(host_id: int, motor_id: int) -> CanFrame:
+    """Enable (type 3): the motor enters run_state 2 unless a fault is latched."""
     return CanFrame(_arb(CommType.ENABLE, host_id, motor_id))
 
 
 def encode_stop(host_id: int, motor_id: int, clear_fault: bool = False) -> CanFrame:
+    """Stop (type 4); clear_fault sets data[0] = 1 to clear latched faults."""
     return CanFrame(_arb(CommType.STOP, host_id, motor_id),
                     bytes([1 if clear_fault else 0]) + bytes(7))
 
 
 def encode_set_zero(host_id: int, motor_id: int) -> CanFrame:
+    """Set-zero (type 6, data[0] = 1): the current position becomes zero."""
     return CanFrame(_arb(CommType.SET_ZERO, host_id, motor_id), bytes([1]) + bytes(7))
 
 
 def encode_motion(model: MotorModel, motor_id: int, position: float, velocity: float,
                   kp: float, kd: float, torque: float) -> CanFrame:
-    """Motion-control frame; every field saturates at the model's range (as the 16-bit
-    scaling does on the real bus)."""
+    """
+    Encode a motion-control frame.
+
+    Every field saturates at the model's range (as the 16-bit scaling does on the real bus).
+    """
     t = float_to_uint(torque, -model.t_max, model.t_max)
     data = struct.pack('>HHHH',
                        float_to_uint(position, -P_MAX, P_MAX),
@@ -132,7 +145,7 @@ def encode_motion(model: MotorModel, motor_id: int, position: float, velocity: f
 
 
 def decode_motion(model: MotorModel, frame: CanFrame):
-    """-> (position, velocity, kp, kd, torque) in motor units."""
+    """Decode a motion-control frame to (position, velocity, kp, kd, torque), motor units."""
     if frame.comm_type != CommType.MOTION or len(frame.data) != 8:
         raise ProtocolError('not a motion-control frame')
     p, v, kp, kd = struct.unpack('>HHHH', frame.data)
@@ -164,10 +177,12 @@ def _param_value(index: int, data: bytes) -> float:
 
 
 def encode_param_write(host_id: int, motor_id: int, index: int, value: float) -> CanFrame:
+    """Parameter write (type 18) of one index; the motor answers with feedback."""
     return CanFrame(_arb(CommType.PARAM_WRITE, host_id, motor_id), _param_payload(index, value))
 
 
 def encode_param_read(host_id: int, motor_id: int, index: int) -> CanFrame:
+    """Parameter read (type 17) of one index."""
     return CanFrame(_arb(CommType.PARAM_READ, host_id, motor_id),
                     struct.pack('<HH', index, 0) + bytes(4))
 
@@ -202,6 +217,7 @@ class Feedback:
 def encode_feedback(model: MotorModel, host_id: int, motor_id: int, run_state: int,
                     fault_word: int, position: float, velocity: float, torque: float,
                     temperature: float) -> CanFrame:
+    """Encode a feedback frame (type 2) as a motor sends it."""
     area2 = ((run_state & 0x3) << 14) | (fault_word_to_flags(fault_word) << 8) | motor_id
     temp = max(-3276.8, min(3276.7, temperature))
     data = struct.pack('>HHHh',
@@ -213,6 +229,7 @@ def encode_feedback(model: MotorModel, host_id: int, motor_id: int, run_state: i
 
 
 def decode_feedback(model: MotorModel, frame: CanFrame) -> Feedback:
+    """Decode a feedback frame with the ranges of the sending motor's model."""
     if frame.comm_type != CommType.FEEDBACK or len(frame.data) != 8:
         raise ProtocolError('not a feedback frame')
     p, v, t, temp = struct.unpack('>HHHh', frame.data)
@@ -231,15 +248,60 @@ def feedback_motor_id(frame: CanFrame) -> int:
 
 
 def encode_fault(host_id: int, motor_id: int, fault_word: int, warning_word: int = 0):
+    """Fault report (type 21): fault word in bytes 0..3, warning word in 4..7 (LE)."""
     return CanFrame(_arb(CommType.FAULT, motor_id, host_id),
                     struct.pack('<II', fault_word & 0xFFFFFFFF, warning_word & 0xFFFFFFFF))
 
 
 def decode_fault(frame: CanFrame) -> int:
+    """Fault word of a fault report."""
     if frame.comm_type != CommType.FAULT or len(frame.data) != 8:
         raise ProtocolError('not a fault frame')
     return struct.unpack_from('<I', frame.data, 0)[0]
 
 
-def encode_param_reply(host_id: int, motor_id: int, index: int, value: float) -> CanFrame:
-    return CanFrame(_arb(CommType.PARAM_READ, motor_id, host_id), _param_payload(index, value))
+PARAM_READ_OK = 0
+PARAM_READ_FAILED = 1
+
+
+def encode_param_reply(host_id: int, motor_id: int, index: int, value: float = 0.0,
+                       status: int = PARAM_READ_OK) -> CanFrame:
+    """Reply to a parameter read; a failed read carries status 1 and a zero value."""
+    data = (_param_payload(index, value) if status == PARAM_READ_OK
+            else struct.pack('<HH', index, 0) + bytes(4))
+    return CanFrame(_arb(CommType.PARAM_READ, (status & 0xFF) << 8 | motor_id, host_id), data)
+
+
+def decode_param_reply(frame: CanFrame):
+    """Parameter read reply -> (motor_id, index, value or None when the read failed)."""
+    if frame.comm_type != CommType.PARAM_READ or len(frame.data) != 8:
+        raise ProtocolError('not a parameter read reply')
+    index = struct.unpack_from('<H', frame.data, 0)[0]
+    if (frame.area2 >> 8) != PARAM_READ_OK:
+        return frame.area2 & 0xFF, index, None
+    return frame.area2 & 0xFF, index, _param_value(index, frame.data)
+
+
+# --- device id (communication type 0) ------------------------------------------------------
+
+DEVICE_ID_REPLY_DEST = 0xFE
+
+
+def encode_get_id(host_id: int, motor_id: int) -> CanFrame:
+    """Ask motor_id for its 64-bit MCU id (a scan sends this to every id)."""
+    return CanFrame(_arb(CommType.GET_ID, host_id, motor_id))
+
+
+def encode_device_id_reply(motor_id: int, mcu_id: bytes) -> CanFrame:
+    """Reply to a device-id request: motor id in bits 15..8, 0xFE in bits 7..0."""
+    if len(mcu_id) != 8:
+        raise ValueError('the MCU id has 8 bytes')
+    return CanFrame(_arb(CommType.GET_ID, motor_id, DEVICE_ID_REPLY_DEST), bytes(mcu_id))
+
+
+def decode_device_id_reply(frame: CanFrame):
+    """Device-id reply -> (motor_id, 8-byte MCU id)."""
+    if frame.comm_type != CommType.GET_ID or frame.dest != DEVICE_ID_REPLY_DEST \
+            or len(frame.data) != 8:
+        raise ProtocolError('not a device-id reply')
+    return frame.area2 & 0xFF, bytes(frame.data)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """QoS profiles of the robstride_sim topics (shared by the node, the client and the tests)."""
 from rclpy.qos import HistoryPolicy, QoSProfile, ReliabilityPolicy
 

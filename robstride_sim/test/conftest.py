@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Session setup shared by the ROS tests: isolated domain, one rclpy context."""
 import os
 import sys

@@ -1,5 +1,11 @@
-"""Test harness: run the installed node in a subprocess on an isolated DDS domain and watch
-it through ROS only (services via the client module, topics via a Monitor)."""
+# SPDX-License-Identifier: Apache-2.0
+"""
+Test harness: run the installed node in a subprocess on an isolated DDS domain.
+
+The node is watched through ROS only (services via the client module, topics via a Monitor).
+MODES: 'sim' (in-process simulated motors) and 'can' (python-can `virtual` bus with the
+simulated motors as a bus peer in the node's process: the hardware code path end to end).
+"""
 import contextlib
 import itertools
 import os
@@ -18,7 +24,16 @@ from robstride_sim.client import RobstrideClient
 from robstride_sim.qos import STATE_QOS
 
 DOMAIN_RANGE = range(40, 50)      # this package's share of ROS_DOMAIN_IDs
+MODES = ('sim', 'can')
 _ns_counter = itertools.count()
+
+
+def mode_params(mode):
+    """Node parameters selecting a bus mode."""
+    if mode == 'sim':
+        return {'can_interface': 'sim'}
+    return {'can_interface': 'virtual', 'fake_motors': True,
+            'can_channel': f'rs_test_{os.getpid()}_{next(_ns_counter)}'}
 
 
 def isolate_environment():
@@ -76,13 +91,20 @@ def _param_args(params):
 
 
 @contextlib.contextmanager
-def sim_node(params=None, namespace=None, extra_args=(), wait=True):
-    """Start robstride_sim_node; yields (process, service prefix). Always stopped after."""
+def sim_node(params=None, namespace=None, extra_args=(), wait=True, mode='sim', log=None):
+    """Start robstride_sim_node; yields (process, service prefix). Always stopped after.
+
+    log: a path to write the node's output to (default: a pipe nobody reads).
+    """
     if namespace is None:
         namespace = f'/rs_test_{os.getpid()}_{next(_ns_counter)}'
     cmd = [executable('robstride_sim_node'), '--ros-args', '-r', f'__ns:={namespace}']
-    cmd += _param_args(params or {}) + list(extra_args)
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    cmd += _param_args({**mode_params(mode), **(params or {})}) + list(extra_args)
+    log = log or os.environ.get('RS_TEST_NODE_LOG')
+    out = open(log, 'w') if log else subprocess.DEVNULL
+    proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, text=True)
+    if log:
+        out.close()
     prefix = namespace.rstrip('/') + '/robstride_hardware_interface'
     try:
         if wait:

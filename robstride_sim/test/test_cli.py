@@ -1,14 +1,15 @@
+# SPDX-License-Identifier: Apache-2.0
 """robstride_cli against a node in the default namespace, all through ROS."""
 import subprocess
 
 import pytest
 
-from rs_harness import executable, Monitor, sim_node
+from rs_harness import executable, Monitor, MODES, sim_node
 
 
-@pytest.fixture(scope='module')
-def node(ros):
-    with sim_node(namespace='/robstride') as (proc, prefix):
+@pytest.fixture(scope='module', params=MODES)
+def node(ros, request):
+    with sim_node(namespace='/robstride', mode=request.param) as (proc, prefix):
         assert prefix == '/robstride/robstride_hardware_interface'
         mon = Monitor(prefix)
         try:

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The hardware-interface read/write logic over the simulated bus, without ROS."""
 import pytest
 
@@ -63,11 +64,12 @@ def test_get_items_and_unknowns():
     assert rig.hw.get_item(1, 'temperature') == pytest.approx(33.3, abs=0.1)
     assert rig.hw.get_item(1, 'run_state') == 2.0
     assert rig.hw.get_item(1, 'fault_bits') == 0.0
-    assert rig.hw.get_item(1, 'torque') == rig.hw.get_item(1, 'EFFORT')
+    assert rig.hw.get_item(1, 'torque') == rig.hw.get_item(1, 'effort')
     with pytest.raises(UnknownMotorError):
         rig.hw.get_item(9, 'position')
-    with pytest.raises(UnknownItemError):
-        rig.hw.get_item(1, 'voltage')
+    for bad in ('voltage', 'EFFORT', ' torque ', 'torque\0', 'Position', ''):
+        with pytest.raises(UnknownItemError):
+            rig.hw.get_item(1, bad)
 
 
 def test_gains_apply_on_next_write_not_before():

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The simulated motor: run-state machine, faults, parameter writes acting on the physics."""
 import pytest
 
@@ -68,24 +69,84 @@ def test_motion_mode_pd_reaches_target_and_limit_torque_clips():
     assert m.velocity < -1.0                                      # the load wins
 
 
+def set_mode(m, mode):
+    """Change run_mode as a real motor needs it: in reset, then enable again."""
+    m.handle(proto.encode_stop(HOST, 1), 0.0)
+    m.handle(proto.encode_param_write(HOST, 1, 0x7005, mode), 0.0)
+    m.handle(proto.encode_enable(HOST, 1), 0.0)
+
+
 def test_run_mode_velocity_current_and_csp():
     m = make()
-    m.handle(proto.encode_enable(HOST, 1), 0.0)
-    m.handle(proto.encode_param_write(HOST, 1, 0x7005, 2), 0.0)   # velocity mode
+    set_mode(m, 2)                                                  # velocity mode
     m.handle(proto.encode_param_write(HOST, 1, 0x700A, 3.0), 0.0)
     run(m, 1.0)
     assert m.velocity == pytest.approx(3.0, abs=0.05)
-    m.handle(proto.encode_param_write(HOST, 1, 0x7005, 5), 0.0)   # CSP: loc_ref is the target
+    set_mode(m, 5)                                                  # CSP: loc_ref is the target
     m.handle(proto.encode_param_write(HOST, 1, 0x7016, -2.0), 0.0)
     run(m, 3.0)
     assert m.position == pytest.approx(-2.0, abs=0.01)
-    m.handle(proto.encode_param_write(HOST, 1, 0x7005, 3), 0.0)   # current mode
+    set_mode(m, 3)                                                  # current mode
     m.handle(proto.encode_param_write(HOST, 1, 0x7006, 2.0), 0.0)
     m.step(DT, 10.0)
     assert m.torque == pytest.approx(2.0 * RS02.kt)
     m.handle(proto.encode_param_write(HOST, 1, 0x7018, 1.0), 0.0)  # limit_cur caps it
     m.step(DT, 10.0)
     assert m.torque == pytest.approx(1.0 * RS02.kt)
+
+
+def test_run_mode_write_refused_while_torqued():
+    m = make()
+    m.handle(proto.encode_enable(HOST, 1), 0.0)
+    (reply,) = m.handle(proto.encode_param_write(HOST, 1, 0x7005, 2), 0.0)
+    assert proto.decode_feedback(RS02, reply).run_state == 2       # answered, mode unchanged
+    assert m.params[0x7005] == 0
+    m.handle(proto.encode_stop(HOST, 1), 0.0)
+    m.handle(proto.encode_param_write(HOST, 1, 0x7005, 2), 0.0)
+    assert m.params[0x7005] == 2                                    # accepted in reset
+
+
+def test_injected_fault_sends_fault_frame_with_that_bit():
+    m = make()
+    m.handle(proto.encode_enable(HOST, 1), 0.0)
+    m.latch(proto.FAULT_STALL_OVERLOAD)
+    (frame,) = m.step(DT, 0.1)
+    assert frame.comm_type == proto.CommType.FAULT
+    assert proto.decode_fault(frame) == 1 << 14 and m.run_state == 0
+    assert m.step(DT, 0.2) == []                                    # once per new fault
+    m.hung = True
+    m.latch(proto.FAULT_ENCODER_UNCALIBRATED)
+    assert m.step(DT, 0.3) == []                                    # hung: nothing sent
+    m.hung = False
+    (frame,) = m.step(DT, 0.4)                                      # reported when it answers
+    assert proto.decode_fault(frame) == (1 << 14) | (1 << 7)
+
+
+def test_calibration_run_state_and_end():
+    m = make()
+    m.latch(proto.FAULT_ENCODER_UNCALIBRATED)
+    m.step(DT, 0.0)
+    assert m.calibrate(0.0)
+    assert m.run_state == 1
+    assert fb(m, m.handle(proto.encode_enable(HOST, 1), 0.1)).run_state == 1   # refused
+    m.step(DT, 0.5)
+    assert m.run_state == 1
+    m.step(DT, 1.1)
+    assert m.run_state == 0 and m.faults == 0
+    assert fb(m, m.handle(proto.encode_enable(HOST, 1), 1.2)).run_state == 2
+    m.latch(proto.FAULT_OVER_VOLTAGE)
+    assert not m.calibrate(2.0)                                     # other faults: refused
+
+
+def test_device_id_and_failed_read_replies():
+    m = make(can_id=5)
+    (reply,) = m.handle(proto.encode_get_id(HOST, 5), 0.0)
+    assert proto.decode_device_id_reply(reply) == (5, m.mcu_id)
+    assert len(m.mcu_id) == 8 and make(can_id=6).mcu_id != m.mcu_id
+    (reply,) = m.handle(proto.encode_param_read(HOST, 5, 0x7010), 0.0)   # cur_kp: unmodelled
+    assert proto.decode_param_reply(reply) == (5, 0x7010, None)
+    (reply,) = m.handle(proto.encode_param_read(HOST, 5, 0x7005), 0.0)
+    assert proto.decode_param_reply(reply) == (5, 0x7005, 0.0)
 
 
 def test_invalid_param_write_is_ignored_and_reads_report_values():

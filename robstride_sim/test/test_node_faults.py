@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Fault and staleness injection, joint loss, freeze and reactivation; start-up config."""
 import os
 import subprocess
@@ -7,16 +8,16 @@ from ament_index_python.packages import get_package_share_directory
 import pytest
 
 from robstride_sim.client import RequestRejectedError, RobstrideClient
-from rs_harness import executable, Monitor, sim_node, stop_process
+from rs_harness import executable, Monitor, MODES, sim_node, stop_process
 
 
-@pytest.fixture
-def node_factory(ros):
-    """Start a node with given parameters; returns (client, monitor)."""
+@pytest.fixture(params=MODES)
+def node_factory(ros, request):
+    """Start a node with given parameters in each bus mode; returns (client, monitor)."""
     stack = []
 
     def start(params=None, **kwargs):
-        cm = sim_node(params, **kwargs)
+        cm = sim_node(params, mode=request.param, **kwargs)
         proc, prefix = cm.__enter__()
         client = RobstrideClient(prefix, timeout_sec=5.0)
         mon = Monitor(prefix)

@@ -1,15 +1,21 @@
-"""The node's topics and service semantics, through ROS only (node in a subprocess)."""
+# SPDX-License-Identifier: Apache-2.0
+"""
+The node's topics and service semantics, through ROS only (node in a subprocess).
+
+Every test runs in both bus modes: simulated motors in-process ('sim') and python-can's
+virtual bus with the simulated motors as a bus peer ('can').
+"""
 import pytest
 from robstride_interfaces.srv import GetDataFromRobstride, SetDataToRobstride
 
 from robstride_sim.client import RequestRejectedError, RobstrideClient
 from robstride_sim.params import ParamError
-from rs_harness import Monitor, sim_node
+from rs_harness import Monitor, MODES, sim_node
 
 
-@pytest.fixture(scope='module')
-def rig(ros):
-    with sim_node() as (proc, prefix):
+@pytest.fixture(scope='module', params=MODES)
+def rig(ros, request):
+    with sim_node(mode=request.param) as (proc, prefix):
         client = RobstrideClient(prefix, timeout_sec=5.0)
         mon = Monitor(prefix)
         try:
@@ -158,11 +164,19 @@ def test_under_voltage_latches_and_reboot_clears(rig):
 
 def test_injected_fault_bits(rig):
     client, mon, _ = rig
+    # The fault frame and the feedback showing the stop may land one cycle apart.
     client.set_parameters({'sim.inject_fault_bits': [0, 1 << 7]})
-    mon.wait_for(lambda m: m.state.fault_bits[1] == 1 << 7, what='encoder fault')
-    assert mon.state.run_state[1] == 0
+    mon.wait_for(lambda m: m.state.fault_bits[1] == 1 << 7 and m.state.run_state[1] == 0,
+                 what='encoder fault, motor stopped')
     client.reboot(2)
     mon.wait_for(lambda m: m.state.fault_bits[1] == 0 and m.state.run_state[1] == 2)
+    # Stall/overload (bit 14): the fault frame carries the exact bit, not a summary flag.
+    client.set_parameters({'sim.inject_fault_bits': [1 << 14, 0]})
+    mon.wait_for(lambda m: m.state.fault_bits[0] == 1 << 14 and m.state.run_state[0] == 0,
+                 what='stall fault')
+    assert client.get(1, 'fault_bits') == float(1 << 14)
+    client.reboot(1)
+    mon.wait_for(lambda m: m.state.fault_bits[0] == 0 and m.state.run_state[0] == 2)
     with pytest.raises(RequestRejectedError, match='2 entries'):
         client.set_parameters({'sim.inject_fault_bits': [1]})
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The installed package layout: config documents every parameter, README installed. (Launch
 files are checked workspace-wide by workspace_tests/test_launch_files.py.)"""
 import os

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """CAN frame layer and parameter table, without ROS."""
 import math
 import struct
@@ -80,7 +81,9 @@ def test_parse_index_hex_and_decimal():
     assert parse_index('0x7016') == 0x7016
     assert parse_index('0X700b') == 0x700B
     assert parse_index('28694') == 0x7016
-    for bad in ('', 'loc_ref', '0x', '-1', '0x10000', '1.5'):
+    for bad in ('', 'loc_ref', '0x', '-1', '0x10000', '1.5', ' 0x7016', '28_694',
+                '0x70_16', '+28694', '0x7016\0', '\u0662\u0668\u0666\u0669\u0664',
+                '28694 ', '0x7016\n', '028694', 'KP', b'0x7016', 99999):
         with pytest.raises(ParamError):
             parse_index(bad)
 
