@@ -2,6 +2,8 @@
 # Start the simulated HB50 stack and a live terminal view; Ctrl-C stops every process.
 # Expects an activated toolchain with the workspace install sourced (scripts/run.sh does that).
 # HB50_COMPOSED=1 runs the single-process hb50_stack instead of three processes.
+# FOXGLOVE=1 also starts foxglove_live's Foxglove WebSocket server on ws://127.0.0.1:8765
+# (FOXGLOVE_PORT to change it): off by default because receiving every topic costs CPU.
 # Node output goes to $HB50_LOG_DIR (default: a fresh temp dir) so that it does not scroll the view.
 set -euo pipefail
 
@@ -32,6 +34,14 @@ else
     "$lib/$exe" --ros-args --params-file "$params" >"$logs/$exe.log" 2>&1 &
     pids+=($!)
   done
+fi
+if [ "${FOXGLOVE:-0}" = 1 ]; then
+  fox="$(python3 -c 'from ament_index_python.packages import get_package_prefix as p; print(p("foxglove_live"))')"
+  "$fox/lib/foxglove_live/foxglove_server" --ros-args -p port:="${FOXGLOVE_PORT:-8765}" \
+    >"$logs/foxglove_server.log" 2>&1 &
+  pids+=($!)
+  echo "Foxglove live view: in Foxglove, Open connection > Foxglove WebSocket > ws://localhost:${FOXGLOVE_PORT:-8765}"
+  sleep 1
 fi
 # The view runs in the foreground; Ctrl-C reaches it and the trap stops the stack.
 "$lib/live_view" "$@" || true
