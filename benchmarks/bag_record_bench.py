@@ -1,0 +1,173 @@
+# SPDX-License-Identifier: Apache-2.0
+"""
+Recording the HB50 stack at full rate with `ros2 bag record -a` (ros2bag_mcap), then replay.
+
+Prints, each beside its target and a floor measured in the same run:
+- recorder CPU (% of one core) vs a bare raw-subscriber process receiving the same topics;
+- messages/s and bytes/s written vs what the publishers sent;
+- loss against the 500 Hz nodes' own counts (target 0);
+- replay timing error p50/p99 (player's publish time vs the recorded schedule, and the
+  receiver's inter-arrival vs the recorded one) vs the machine's own scheduling lateness of a
+  2 ms deadline loop.
+
+Usage: bag_record_bench.py [--seconds 10]
+"""
+
+import argparse
+import os
+import re
+import sys
+import tempfile
+import time
+
+from _processes import interrupt_and_reap
+import numpy as np
+
+FAST = {'/hb50/bridge_data': 'bridge_node', '/hb50/joint_command': 'control_node',
+        '/hb50/robot_state': 'control_node'}
+TYPES = {'/hb50/bridge_data': 'hb50_commons/msg/BridgeData',
+         '/hb50/bridge_state': 'hb50_commons/msg/BridgeState',
+         '/hb50/joint_command': 'hb50_commons/msg/JointCommand',
+         '/hb50/robot_state': 'hb50_commons/msg/RobotState'}
+
+
+def cpu_seconds(pid):
+    with open(f'/proc/{pid}/stat') as f:
+        fields = f.read().rsplit(')', 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf('SC_CLK_TCK')
+
+
+def floor_subscriber():
+    """Receive the 500 Hz topics raw and do nothing else (the recorder's CPU floor)."""
+    import rclpy
+    from rclpy.experimental import EventsExecutor
+    from rclpy.qos import QoSProfile, ReliabilityPolicy
+    from ros2bag_mcap.schema import message_class
+    rclpy.init()
+    node = rclpy.create_node('bag_bench_floor')
+    count = [0]
+    for topic, type_name in TYPES.items():
+        node.create_subscription(
+            message_class(type_name), topic, lambda _: count.__setitem__(0, count[0] + 1),
+            QoSProfile(depth=1000, reliability=ReliabilityPolicy.BEST_EFFORT), raw=True)
+    ex = EventsExecutor()
+    ex.add_node(node)
+    from rclpy.executors import ExternalShutdownException
+    try:
+        while rclpy.ok():
+            ex.spin_once(timeout_sec=0.1)
+    except (KeyboardInterrupt, ExternalShutdownException):
+        pass
+    print(f'floor subscriber received {count[0]}', flush=True)
+
+
+def deadline_loop_lateness(n=2000, period=0.002):
+    """Lateness (us) of a sleep + 0.5 ms busy-wait loop to 2 ms deadlines: the floor."""
+    late = []
+    start = time.monotonic() + 0.01
+    for i in range(n):
+        due = start + i * period
+        while True:
+            left = due - time.monotonic()
+            if left <= 0:
+                break
+            if left > 0.0005:
+                time.sleep(left - 0.0005)
+        late.append((time.monotonic() - due) * 1e6)
+    return np.asarray(late)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.strip().split('\n')[0])
+    parser.add_argument('--seconds', type=float, default=10.0)
+    parser.add_argument('--floor-subscriber', action='store_true', help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.floor_subscriber:
+        return floor_subscriber()
+    from ros2bag_mcap import testing as th
+    from ros2bag_mcap.bag import read_messages
+    from rclpy.serialization import deserialize_message
+    from ros2bag_mcap.schema import message_class
+    th.isolate()
+    tmp = tempfile.mkdtemp(prefix='bag_bench_')
+    bag = os.path.join(tmp, 'bench')
+    ros2bag = th.executable('ros2bag_mcap', 'ros2bag')
+    stack = th.start_hb50_stack()
+    try:
+        time.sleep(4.0)
+        # Floor: a bare raw subscriber on the same topics.
+        floor = th.start([sys.executable, __file__, '--floor-subscriber'])
+        time.sleep(3.0)
+        c0, t0 = cpu_seconds(floor.pid), time.monotonic()
+        time.sleep(min(5.0, args.seconds))
+        floor_cpu = 100 * (cpu_seconds(floor.pid) - c0) / (time.monotonic() - t0)
+        th.stop(floor)
+        rec = th.start([ros2bag, 'record', '-a', '-o', bag])
+        time.sleep(3.0)
+        c0, t0 = cpu_seconds(rec.pid), time.monotonic()
+        time.sleep(args.seconds)
+        rec_cpu = 100 * (cpu_seconds(rec.pid) - c0) / (time.monotonic() - t0)
+        outputs = {name: th.stop(p)[1] for name, p in stack.items()}
+        time.sleep(0.5)
+        th.stop(rec)
+    finally:
+        for p in stack.values():
+            if p.poll() is None:
+                interrupt_and_reap(p)
+    # Written rate and loss.
+    msgs = list(read_messages(bag))
+    t_first, t_last = min(m[3] for m in msgs), max(m[3] for m in msgs)
+    span = (t_last - t_first) / 1e9
+    size = sum(os.path.getsize(os.path.join(bag, f)) for f in os.listdir(bag))
+    sent_rate = 0.0
+    lost = 0
+    for topic, node in FAST.items():
+        marks = th.published_counts(outputs[node])
+        cls = message_class(TYPES[topic])
+        stamps = np.array([(lambda m: m.header.stamp.sec * 10**9 + m.header.stamp.nanosec)(
+            deserialize_message(bytes(d), cls)) for tp, _, d, _, _ in msgs if tp == topic])
+        start = next((n, t) for n, t in marks if t > stamps.min())
+        end = marks[-1]
+        expected = end[0] - start[0]
+        got = int(np.count_nonzero((stamps > start[1]) & (stamps <= end[1])))
+        lost += expected - got
+        sent_rate += expected / ((end[1] - start[1]) / 1e9)
+    # Replay of the 500 Hz topics into a receiver.
+    probe = th.Probe({t: TYPES[t] for t in FAST}, raw=True, depth=5000)
+    player = th.start([ros2bag, 'play', bag, '--topics', *FAST, '--delay', '2'])
+    player.wait(span + 60)
+    _, play_out = th.stop(player)
+    time.sleep(0.3)
+    probe.close()
+    m = re.search(r'p50 ([\d.]+) us, p99 ([\d.]+) us', play_out)
+    p50, p99 = (float(m.group(1)), float(m.group(2))) if m else (float('nan'),) * 2
+    errs = []
+    for topic in FAST:
+        rec_t = np.array([t for tp, _, _, t, _ in msgs if tp == topic], dtype=np.int64)
+        got_t = np.array([t for t, _ in probe.records[topic]], dtype=np.int64)
+        if len(rec_t) == len(got_t):
+            errs.append(np.abs(np.diff(got_t) - np.diff(rec_t)) / 1e3)
+    ia = np.concatenate(errs) if errs else np.array([np.nan])
+    floor_late = deadline_loop_lateness()
+    print(f'HB50 stack recorded {span:.1f} s with ros2 bag record -a (ros2bag_mcap, '
+          f'ROS_DISTRO={os.environ.get("ROS_DISTRO")}, load {os.getloadavg()[0]:.1f})')
+    print(f'{"figure":<34}{"measured":>14}{"target":>16}{"floor":>18}')
+    print(f'{"recorder CPU (% of a core)":<34}{rec_cpu:>14.1f}{"<= 30":>16}'
+          f'{floor_cpu:>14.1f} (bare raw subscriber)')
+    print(f'{"messages/s written":<34}{len(msgs) / span:>14.0f}{"= sent":>16}'
+          f'{sent_rate:>14.0f} (500 Hz topics sent)')
+    print(f'{"bytes/s written":<34}{size / span:>14.0f}{"-":>16}{"-":>18}')
+    print(f'{"lost vs publishers (500 Hz)":<34}{lost:>14d}{"0":>16}{"0":>18}')
+    print(f'{"replay publish error p50 (us)":<34}{p50:>14.1f}{"-":>16}'
+          f'{np.percentile(floor_late, 50):>14.1f} (deadline loop)')
+    print(f'{"replay publish error p99 (us)":<34}{p99:>14.1f}{"<= 1000":>16}'
+          f'{np.percentile(floor_late, 99):>14.1f} (deadline loop)')
+    print(f'{"replay inter-arrival err p50 (us)":<34}{np.nanpercentile(ia, 50):>14.1f}{"-":>16}'
+          f'{"-":>18}')
+    print(f'{"replay inter-arrival err p99 (us)":<34}{np.nanpercentile(ia, 99):>14.1f}'
+          f'{"<= 1000":>16}{"-":>18}')
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
