@@ -62,7 +62,6 @@ def test_lowstate_degrades_in_proportion_and_commands_get_through(domain_id):
         longest_hole = max(b - a - 1 for a, b in zip(ticks, ticks[1:]))
         # 20 % loss makes 10 ticks lost in a row a 1e-7 event: a longer hole is a stall.
         assert longest_hole < 10, longest_hole
-        assert span > 0.5 * WINDOW_S * RATE_HZ, span  # the loop kept its rate
 
         # A reliable command arrives despite the lost packets (resent until acknowledged).
         arm = LowCmd_(mode_pr=0, motor_cmd=[
