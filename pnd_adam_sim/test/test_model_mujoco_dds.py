@@ -106,12 +106,16 @@ def test_commanded_pose_held_then_limp_after_timeout(robot):
         stop.set()
         sender.join(timeout=5)
     assert robot['sim'].wait_for('safe damping', 10), robot['sim'].lines[-5:]
-    time.sleep(1.5)
-    robot['state'].take(N=5000)
-    last = collect(robot['state'], 0.2)[-1]
-    assert all(m.mode == 0 for m in last.motor_state)
     sp = JOINT_NAMES.index('shoulderPitch_Left')
     pitch = JOINT_NAMES.index('waistPitch')
-    # the torso (an inverted pendulum) fell onto one of its waistPitch stops
-    assert min(abs(last.motor_state[pitch].q - q) for q in (-0.4, 1.2)) < 0.02
-    assert abs(last.motor_state[sp].q - held.motor_state[sp].q) > 0.3  # the arm swung down
+
+    def limp(s):
+        # mode 0; the torso (an inverted pendulum) fell onto one of its waistPitch stops;
+        # the arm swung down under gravity
+        return all(m.mode == 0 for m in s.motor_state) and \
+            min(abs(s.motor_state[pitch].q - q) for q in (-0.4, 1.2)) < 0.02 and \
+            abs(s.motor_state[sp].q - held.motor_state[sp].q) > 0.3
+    seen, end = None, time.monotonic() + 20.0  # simulated seconds pass slower on a busy host
+    while seen is None and time.monotonic() < end:
+        seen = next((s for s in collect(robot['state'], 0.2) if limp(s)), None)
+    assert seen is not None, robot['state'].take(N=1)
