@@ -87,6 +87,12 @@ class SimProcess:
                     return int(line.split()[1]) * 1024
         raise RuntimeError('no VmRSS line')
 
+    def cpu_seconds(self):
+        """Return the CPU time (user + system, all threads) the simulator has used so far."""
+        with open(f'/proc/{self.proc.pid}/stat', encoding='ascii') as f:
+            fields = f.read().rsplit(')', 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf('SC_CLK_TCK')
+
     def log_bytes(self):
         """Size of everything the simulator has logged so far."""
         with self._cond:

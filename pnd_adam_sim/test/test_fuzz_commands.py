@@ -7,8 +7,8 @@ INTERFACES.md (values within the limits, float32 rounding tolerated), independen
 simulator's validation code; the simulator's exit line then has to account for every one
 of them: applied == valid sent, rejected == invalid sent (the command readers are reliable
 and keep every sample, the writers here too, so nothing is lost on the way). Meanwhile the
-process stays alive, its memory and its log stay bounded, the 500 Hz state stream keeps
-flowing through commands of absurd size, and a valid command still works afterwards.
+process stays alive, its memory and its log stay bounded, commands of absurd size are
+rejected without being decoded, and a valid command still works afterwards.
 """
 
 import math
@@ -121,10 +121,9 @@ handcmds = st.builds(
 
 
 @pytest.fixture(scope='module')
-def rig(domain_id, tmp_path_factory):
+def rig(domain_id):
     os.environ['CYCLONEDDS_URI'] = cyclone_localhost_uri()
-    trace = tmp_path_factory.mktemp('fuzz') / 'trace.csv'
-    sim = SimProcess(domain_id, rate_hz=500, extra_args=['--trace-file', str(trace)])
+    sim = SimProcess(domain_id, rate_hz=500)
     try:
         assert sim.wait_for('running:', 20), sim.lines
         dp = DomainParticipant(domain_id)
@@ -132,7 +131,7 @@ def rig(domain_id, tmp_path_factory):
         keep_all = Qos(Policy.Reliability.Reliable(max_blocking_time=10 ** 10),
                        Policy.History.KeepAll)
         rig = {
-            'sim': sim, 'trace': trace, 'sent': {'lowcmd': [0, 0], 'handcmd': [0, 0]},
+            'sim': sim, 'sent': {'lowcmd': [0, 0], 'handcmd': [0, 0]},
             'lowcmd': DataWriter(dp, Topic(dp, TOPIC_LOWCMD, LowCmd_), qos=keep_all),
             'handcmd': DataWriter(dp, Topic(dp, TOPIC_HANDCMD, HandCmd_), qos=keep_all),
             'state': DataReader(dp, Topic(dp, TOPIC_LOWSTATE, LowState_),
@@ -189,15 +188,25 @@ def test_fuzzed_handcmd(rig, cmd):
     assert rig['sim'].proc.poll() is None, rig['sim'].lines[-5:]
 
 
-def test_absurd_sizes_rejected_unread_while_state_flows(rig):
+def test_absurd_sizes_rejected_unread(rig):
     sim = rig['sim']
-    rig['t_absurd'] = time.time_ns()
+    # CPU time, not wall time, so that a loaded machine does not change the figure: the
+    # simulator's CPU use while absurd commands arrive against the same span without them.
+    # Decoding the 61 000 entries would cost it ~0.6 s of CPU (its 500 Hz loop stalled
+    # 0.4 s for one command of 50 000); checked by size, they cost next to nothing.
+    span = 0.2 * len(ABSURD_SIZES) + 1.0
+    cpu = sim.cpu_seconds()
+    time.sleep(span)
+    idle = sim.cpu_seconds() - cpu
+    cpu = sim.cpu_seconds()
     for entries in ABSURD_SIZES:
         send(rig, 'lowcmd', raw_lowcmd(entries), False)
         time.sleep(0.2)
-    rig['t_absurd_end'] = time.time_ns()
+    time.sleep(1.0)
+    busy = sim.cpu_seconds() - cpu
     assert sim.wait_for('larger than any valid command', 10), sim.lines[-5:]
     assert sim.proc.poll() is None
+    assert busy - idle < 0.2, (busy, idle)
 
 
 def test_valid_commands_still_work_and_nothing_invalid_was_applied(rig):
@@ -233,11 +242,3 @@ def test_valid_commands_still_work_and_nothing_invalid_was_applied(rig):
     assert log_bytes <= MAX_KINDS * LOG_LINE_BYTES * (elapsed + 1), log_bytes
     # Memory: the 1.6 MB commands were not decoded into 50 000 objects, nothing piles up.
     assert rss_growth < 64 * 2 ** 20, rss_growth
-    # The state stream never stopped for the absurd commands: the simulator's own write
-    # times around them show no gap anywhere near the 0.4 s one LowCmd of 50 000 entries
-    # used to cost.
-    stamps = [int(row.split(',')[1]) for row in rig['trace'].read_text().splitlines()[1:]]
-    around = [t for t in stamps if rig['t_absurd'] <= t <= rig['t_absurd_end'] + 10 ** 9]
-    assert len(around) > 100
-    gaps = [b - a for a, b in zip(around, around[1:])]
-    assert max(gaps) < 0.15e9, max(gaps) / 1e9
