@@ -80,6 +80,7 @@ HEADER_DTYPE = np.dtype({
 
 _HEAD_OFFSET = HEADER_DTYPE.fields['sequence_or_head'][1]
 _U64 = struct.Struct('<Q')
+_U64_MAX = 2 ** 64 - 1
 
 
 def namespace_dir(namespace=None):
@@ -539,6 +540,8 @@ class ShmTopicWriter(_Topic):
             raise ShmTruncatedError('%s was truncated to %d bytes (the ring needs %d)'
                                     % (self.path, size, self.file_size))
         seq = self.head()
+        if seq >= _U64_MAX:
+            raise ShmError('%s: head index %d is corrupt (no room to publish)' % (self.path, seq))
         slot = seq & self.mask
         os.pwrite(self._fd, data, self._data_at(slot))
         os.pwrite(self._fd, _U64.pack(seq + 1), self._ready_at(slot))
