@@ -90,8 +90,6 @@ class MujocoSim(ActuatorPower):
         self._force6 = np.zeros(6)
         self.data = mujoco.MjData(m)
         self._place_on_ground()
-        self.contact = np.zeros(NUM_LEGS, dtype=bool)
-        self.foot_force = np.zeros((NUM_LEGS, 3))
         self._read()
 
     # --- model set-up ------------------------------------------------------------------------
@@ -136,7 +134,8 @@ class MujocoSim(ActuatorPower):
         h = dt / n
         if m.opt.timestep != h:
             m.opt.timestep = h
-        self._set_brakes(np.asarray(cmd.brake, dtype=bool))
+        if self._braked.any() or cmd.brake.any():
+            self._set_brakes(np.asarray(cmd.brake, dtype=bool))
         # The law tau = kp(t_pos-q) + kd(t_vel-dq) + t_trq as a MuJoCo general actuator:
         # gain*ctrl + bias1*q + bias2*dq with ctrl = kp*t_pos + kd*t_vel + t_trq, bias1 = -kp,
         # bias2 = -kd; MuJoCo evaluates it every substep and clamps it to the effort limit.
@@ -184,26 +183,63 @@ class MujocoSim(ActuatorPower):
         self.data.xfrc_applied[self._trunk, 3:] = torque
 
     # --- measurements ------------------------------------------------------------------------
+    # Only q, dq and tau are read every tick (bridge_node publishes them); the ground truth
+    # below is computed from MuJoCo's state when asked for.
     def _read(self):
         d = self.data
         self.q = d.qpos[_FREE_Q:].copy()
         self.dq = d.qvel[_FREE_V:].copy()
-        self.position = d.qpos[:3].copy()
-        w, x, y, z = d.qpos[3:7]
-        self.roll, self.pitch, self.yaw = quat_to_rpy(w, x, y, z)
-        rot = d.xmat[self._trunk].reshape(3, 3)
-        self.v_world = d.qvel[:3].copy()
-        self.w_world = rot @ d.qvel[3:6]       # the free joint's angular velocity is local
-        c, s = np.cos(self.yaw), np.sin(self.yaw)
-        vx, vy, _ = self.v_world
-        self.body_twist = (float(c * vx + s * vy), float(-s * vx + c * vy),
-                           float(self.w_world[2]))
-        # Hip plane above the plane of the foot centres (flat floor): the height control_node
-        # commands as stand_height.
-        self.height = float(self.position[2]) - self.foot_radius
-        self._contacts()
 
-    def _contacts(self):
+    @property
+    def position(self):
+        """Trunk origin (centre of the hips) in the world frame, m."""
+        return self.data.qpos[:3].copy()
+
+    @property
+    def rpy(self):
+        """Trunk roll, pitch, yaw (rad, ZYX), ground truth."""
+        w, x, y, z = self.data.qpos[3:7]
+        return quat_to_rpy(w, x, y, z)
+
+    @property
+    def roll(self):
+        return self.rpy[0]
+
+    @property
+    def pitch(self):
+        return self.rpy[1]
+
+    @property
+    def yaw(self):
+        return self.rpy[2]
+
+    @property
+    def v_world(self):
+        """Trunk linear velocity in the world frame, m/s."""
+        return self.data.qvel[:3].copy()
+
+    @property
+    def w_world(self):
+        """Trunk angular velocity in the world frame (the free joint's is local), rad/s."""
+        return self.data.xmat[self._trunk].reshape(3, 3) @ self.data.qvel[3:6]
+
+    @property
+    def body_twist(self):
+        """(vx, vy, wz): velocity in the yaw-aligned frame and yaw rate, as HardwareSim."""
+        yaw = self.yaw
+        c, s = np.cos(yaw), np.sin(yaw)
+        vx, vy, _ = self.data.qvel[:3]
+        return (float(c * vx + s * vy), float(-s * vx + c * vy), float(self.w_world[2]))
+
+    @property
+    def height(self):
+        """Hip plane above the plane of the foot centres (flat floor), m: the height
+        control_node commands as stand_height (the floor is foot_radius lower)."""
+        return float(self.data.qpos[2]) - self.foot_radius
+
+    @property
+    def foot_force(self):
+        """Ground reaction force on each foot (4, 3), world frame, N (legs FR, FL, RL, RR)."""
         m, d = self.model, self.data
         force = np.zeros((NUM_LEGS, 3))
         for i in range(d.ncon):
@@ -217,8 +253,12 @@ class MujocoSim(ActuatorPower):
                     continue
             mujoco.mj_contactForce(m, d, i, self._force6)
             force[leg] += sign * (con.frame.reshape(3, 3).T @ self._force6[:3])
-        self.foot_force = force
-        self.contact = force[:, 2] > CONTACT_FORCE
+        return force
+
+    @property
+    def contact(self):
+        """Feet pressed on the ground by more than CONTACT_FORCE."""
+        return self.foot_force[:, 2] > CONTACT_FORCE
 
     def imu(self):
         """(quaternion xyzw, angular velocity, linear acceleration) of the `imu` site, body

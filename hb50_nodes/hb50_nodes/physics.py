@@ -87,7 +87,8 @@ class ActuatorPower:
         self.time = 0.0
 
     def _open_circuit_v(self):
-        frac = np.clip(self.battery / 100.0, 0.0, 1.0)
+        # Plain floats: this runs every tick, numpy's scalar calls cost more than the maths.
+        frac = min(1.0, max(0.0, self.battery / 100.0))
         cfg = self.cfg
         return cfg.battery_empty_v + (cfg.battery_full_v - cfg.battery_empty_v) * frac
 
@@ -99,8 +100,9 @@ class ActuatorPower:
 
     def _power(self, dt):
         cfg = self.cfg
-        power = (cfg.idle_power + float(np.sum(np.abs(self.tau * self.dq)))
-                 + cfg.copper_loss * float(np.sum(self.tau ** 2)))
+        tau = self.tau
+        power = (cfg.idle_power + float(np.abs(tau * self.dq).sum())
+                 + cfg.copper_loss * float(tau.dot(tau)))
         # Terminal voltage sags with the previous current (avoids solving a quadratic).
         self.bus_v = self._open_circuit_v() - cfg.battery_resistance * self.bus_i
         self.bus_i = power / self.bus_v
