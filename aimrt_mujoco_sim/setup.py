@@ -21,9 +21,6 @@ setup(
     description="AimRT-side MuJoCo simulator peer speaking AimRT's http channel",
     license='Apache-2.0',
     tests_require=['pytest'],
-    entry_points={
-        'console_scripts': [
-            'aimrt_mujoco_sim = aimrt_mujoco_sim.entry:main',
-        ],
-    },
+    # A plain launcher script, not console_scripts: see scripts/aimrt_mujoco_sim.
+    scripts=['scripts/aimrt_mujoco_sim'],
 )

@@ -1,26 +1,24 @@
 # SPDX-License-Identifier: Apache-2.0
 """
-Console entry point: SIGINT/SIGTERM handlers first, then the heavy imports.
+Start-up after the launcher (scripts/aimrt_mujoco_sim): take over the stop handlers.
 
-A signal that arrives while numpy, MuJoCo or protobuf are still importing sets the stop flag
-instead of raising KeyboardInterrupt, so the executable exits 0 at any moment.
+The launcher's first statements record SIGINT/SIGTERM in a list; here they become a
+threading.Event the simulator loop watches, before numpy, MuJoCo or protobuf are imported.
 """
 
 import signal
-import sys
 import threading
 
 
-def main():
+def main(early=()):
+    """Install the stop handlers, then import and run the simulator; return the exit code."""
     stop = threading.Event()
 
     def _stop(signum, frame):
         stop.set()
     signal.signal(signal.SIGINT, _stop)
     signal.signal(signal.SIGTERM, _stop)
+    if early:
+        return 0  # stopped before anything was created
     from aimrt_mujoco_sim.sim import main as sim_main
     return sim_main(stop=stop)
-
-
-if __name__ == '__main__':
-    sys.exit(main())
