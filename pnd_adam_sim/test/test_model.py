@@ -163,3 +163,26 @@ def test_wireless_remote_is_the_configured_reading():
     assert AdamModel().wireless_remote() == [0] * 40
     assert AdamModel(ModelConfig(wireless_remote=range(-20, 20))).wireless_remote() == \
         list(range(-20, 20))
+
+
+def test_command_timeout_damps_in_simulated_time():
+    m = AdamModel(ModelConfig(command_timeout=0.1, damping_kd=2.0))
+    assert m.timed_out and m.motor_modes() == [0] * NUM_JOINTS  # before the first command
+    m.apply_lowcmd(cmd(q=0.3, kp=100.0, kd=5.0, only=[7]))
+    run(m, 0.1)  # exactly the timeout: still in force
+    assert not m.timed_out and m.motor_modes()[7] == 1 and m.dq[7] > 0
+    m.step(DT)
+    assert m.timed_out and m.timeouts == 1 and m.motor_modes() == [0] * NUM_JOINTS
+    run(m, 1.0)
+    assert abs(m.dq[7]) < 1e-3 and abs(m.tau[7]) < 1e-2  # damped to rest, no spring
+    assert m.q[7] < 0.29  # stopped short of the old target: kp is off
+    m.apply_lowcmd(cmd(q=0.3, kp=100.0, kd=5.0, only=[7]))
+    assert not m.timed_out and m.motor_modes()[7] == 1
+
+
+def test_no_timeout_keeps_the_last_command():
+    m = AdamModel()  # command_timeout 0: off
+    assert not m.timed_out
+    m.apply_lowcmd(cmd(q=0.3, only=[7]))
+    run(m, 2.0)
+    assert not m.timed_out and m.q[7] == pytest.approx(0.3, abs=1e-3)
