@@ -2,13 +2,13 @@
 """
 Stopping on SIGINT/SIGTERM at any moment, imports and start-up included.
 
-The executable is a small launcher script (bin/aimrt_bridge_node) that calls launch() before
-anything heavy is imported: from then on SIGINT and SIGTERM only set a stop request, so
-they never raise KeyboardInterrupt inside an import or a callback and never kill the
-process. The node's main() checks the request before rclpy.init and in its spin loop, and
-then shuts down in order while the context is still valid. rclpy's own signal handlers
-are not installed (they would shut the context down under running callbacks). This module
-imports nothing heavy.
+The executable is a small launcher script (bin/aimrt_bridge_node, run by ``python -S``)
+that calls launch() before anything heavy is imported: from then on SIGINT and SIGTERM
+only set a stop request, so they never raise KeyboardInterrupt inside an import or a
+callback and never kill the process. The node's main() checks the request before
+rclpy.init and in its spin loop, and then shuts down in order while the context is still
+valid. rclpy's own signal handlers are not installed (they would shut the context down
+under running callbacks). This module imports nothing heavy.
 """
 
 import importlib
@@ -40,7 +40,19 @@ def request():
     _requested.set()
 
 
-def launch(module):
-    """Install the handlers, then import aimrt_bridge.`module` and exit with its main()."""
+def launch(module, early=()):
+    """
+    Install the handlers, then import aimrt_bridge.`module` and exit with its main().
+
+    ``early`` lists signals the launcher's first handlers caught before this ran.
+    """
     install()
+    if early:
+        request()
+    if sys.flags.no_site:
+        # The launcher runs `python -S` so that these handlers exist before the slow
+        # part of start-up: the site module (venv site-packages and their .pth files,
+        # ~0.1-0.3 s here). Do its work now, with the handlers in place.
+        import site
+        site.main()
     sys.exit(importlib.import_module('aimrt_bridge.' + module).main())

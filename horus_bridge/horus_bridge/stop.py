@@ -3,12 +3,12 @@
 Stopping on SIGINT/SIGTERM at any moment, imports and start-up included.
 
 The executable is a small launcher script (bin/horus_bridge, run by ``python -S``) that
-calls launch() before anything heavy is imported: from then on SIGINT and SIGTERM only set a stop request, so
-they never raise KeyboardInterrupt inside an import or a callback and never kill the
-process. The node's main() checks the request before rclpy.init and in its spin loop, and
-then shuts down in order while the context is still valid. rclpy's own signal handlers
-are not installed (they would shut the context down under running callbacks). This module
-imports nothing heavy.
+calls launch() before anything heavy is imported: from then on SIGINT and SIGTERM only
+set a stop request, so they never raise KeyboardInterrupt inside an import or a callback
+and never kill the process. The node's main() checks the request before rclpy.init and in
+its spin loop, and then shuts down in order while the context is still valid. rclpy's own
+signal handlers are not installed (they would shut the context down under running
+callbacks). This module imports nothing heavy.
 """
 
 import importlib

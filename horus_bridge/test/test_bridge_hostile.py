@@ -88,7 +88,8 @@ class Harness:
         self.stamp = 1000
         params = _write_params(
             tmp_path / 'bridge.yaml', horus_namespace=self.ns,
-            horus_to_ros=['Imu:victim:/hostile/victim:imu', 'RangeSensor:steady:/hostile/steady:r'],
+            horus_to_ros=['Imu:victim:/hostile/victim:imu',
+                          'RangeSensor:steady:/hostile/steady:r'],
             ros_to_horus=[''], horus_start='oldest', poll_period_s=0.005, reopen_period_s=0.1)
         self.log_path = tmp_path / 'bridge.log'
         self.log = open(self.log_path, 'w')
@@ -290,8 +291,8 @@ def _wait_for_handlers(proc):
     pytest.fail('the launcher never installed its signal handlers')
 
 
-@pytest.mark.parametrize('sig, moments', [(signal.SIGINT, ('imports', 'steady')),
-                                         (signal.SIGTERM, ('start-up', 'steady'))])
+@pytest.mark.parametrize('sig, moments', [
+    (signal.SIGINT, ('imports', 'steady')), (signal.SIGTERM, ('start-up', 'steady'))])
 def test_signal_at_any_moment_exits_0_without_traceback(tmp_path, sig, moments):
     # 'imports': as soon as the launcher's handlers are installed (its first lines, seen
     # in /proc), i.e. during the imports; 'start-up': 0.4 s later; 'steady': after the

@@ -15,8 +15,7 @@ import uuid
 from horus_msg_py import (HorusMsgError, MESSAGE_TYPES, SENSOR_TYPES, shm, ShmError,
                           ShmRewoundError, ShmTruncatedError)
 from horus_msg_py.ros_conversions import CONVERTERS
-from hypothesis import HealthCheck, settings
-from hypothesis import given
+from hypothesis import given, HealthCheck, settings
 from hypothesis import strategies as st
 import pytest
 
