@@ -82,7 +82,8 @@ def wait_for(predicate, timeout, period=0.05):
 class Probe:
     """A node recording (receipt ns, message) of every HB50 topic, spun on its own thread."""
 
-    def __init__(self):
+    def __init__(self, topics=None):
+        """Record `topics` (default: every HB50 topic but velocity_command)."""
         import rclpy
         from geometry_msgs.msg import Twist
         from hb50_commons.msg import BridgeData, BridgeState, JointCommand, RobotState, Status
@@ -97,6 +98,8 @@ class Probe:
                  qos.BRIDGE_STATE_10HZ: BridgeState, qos.JOINT_COMMAND: JointCommand,
                  qos.ROBOT_STATE: RobotState, qos.ROBOT_STATE_10HZ: RobotState,
                  qos.STATUS: Status, qos.HEARTBEAT: Status}
+        if topics is not None:
+            types = {topic: types[topic] for topic in topics}
         self.lock = threading.Lock()
         self.records = {topic: [] for topic in types}
         for topic, msg_type in types.items():
