@@ -31,7 +31,7 @@ from pnd_adam_sim.vendor_idl import (HandCmd_, HandState_, LowCmd_, LowState_, M
 import pytest
 
 TOL = 1e-6  # INTERFACES.md: limits hold up to float32 rounding
-ABSURD_SIZES = (1_000, 10_000, 50_000)
+ABSURD_SIZES = (1_000, 10_000, 50_000, 50_000)
 # Rejection kinds the simulator can log (field and check, not values): the log bound.
 MAX_KINDS = 24
 LOG_LINE_BYTES = 300
@@ -192,8 +192,9 @@ def test_absurd_sizes_rejected_unread(rig):
     sim = rig['sim']
     # CPU time, not wall time, so that a loaded machine does not change the figure: the
     # simulator's CPU use while absurd commands arrive against the same span without them.
-    # Decoding the 61 000 entries would cost it ~0.6 s of CPU (its 500 Hz loop stalled
-    # 0.4 s for one command of 50 000); checked by size, they cost next to nothing.
+    # Decoding the 111 000 entries would cost it ~1-2 s of CPU (its 500 Hz loop stalled
+    # 0.4 s for one command of 50 000); checked by size, they cost next to nothing. The
+    # margin covers the loop's own CPU use varying between the two spans on a loaded host.
     span = 0.2 * len(ABSURD_SIZES) + 1.0
     cpu = sim.cpu_seconds()
     time.sleep(span)
@@ -206,7 +207,7 @@ def test_absurd_sizes_rejected_unread(rig):
     busy = sim.cpu_seconds() - cpu
     assert sim.wait_for('larger than any valid command', 10), sim.lines[-5:]
     assert sim.proc.poll() is None
-    assert busy - idle < 0.2, (busy, idle)
+    assert busy - idle < 0.5, (busy, idle)
 
 
 def test_valid_commands_still_work_and_nothing_invalid_was_applied(rig):
