@@ -125,6 +125,74 @@ def test_commands_move_joint_and_bad_commands_apply_nothing():
     assert [j.target_position for j in rig.hw.joints] == [0.1, 0.2]
 
 
+def test_command_safety_refuses_whole_and_counts():
+    rig = Rig()
+    rig.cycle(3)
+    rig.hw.command(['a', 'b'], [0.2, 0.3], [], [])
+    targets = [(j.target_position, j.target_velocity, j.target_effort) for j in rig.hw.joints]
+    cases = (
+        ((['a', 'b'], [0.1, float('inf')], [], []), 'non_finite'),
+        ((['a'], [], [], [float('nan')]), 'non_finite'),
+        ((['a'], [13.0], [], []), 'out_of_range'),             # beyond +-4*pi
+        ((['b'], [], [20.5], []), 'out_of_range'),             # RS03 v_max 20
+        ((['a', 'b'], [0.0, 0.0], [], [0.0, 61.0]), 'out_of_range'),   # RS03 t_max 60
+        ((['a', 'x' * 10000], [0.0, 0.0], [], []), 'invalid'),
+    )
+    for args, reason in cases:
+        before = rig.hw.refused.get(reason, 0)
+        with pytest.raises(CommandError) as exc:
+            rig.hw.command(*args)
+        assert exc.value.reason == reason and rig.hw.refused[reason] == before + 1
+        assert len(str(exc.value)) < 200                   # untrusted text clipped
+    assert [(j.target_position, j.target_velocity, j.target_effort)
+            for j in rig.hw.joints] == targets
+    # Stale feedback: joint b's motor stops answering; after 100 ms commands naming b are
+    # refused whole (a's part too), commands for a alone still work.
+    rig.motors[1].hung = True
+    rig.run(0.15)
+    with pytest.raises(CommandError) as exc:
+        rig.hw.command(['a', 'b'], [0.4, 0.4], [], [])
+    assert exc.value.reason == 'stale' and rig.hw.refused['stale'] == 1
+    assert rig.hw.joints[0].target_position == 0.2
+    rig.hw.command(['a'], [0.4], [], [])
+    assert rig.hw.joints[0].target_position == 0.4
+    # Gains are range-checked too; kp/kd never reach a frame outside the model's range.
+    with pytest.raises(ParamError):
+        rig.hw.set_item(1, 'kp', float('nan'), rig.t)
+    with pytest.raises(ParamError):
+        rig.hw.set_item(1, 'kd', 5.5, rig.t)
+
+
+def test_commands_before_any_feedback_are_refused():
+    rig = Rig()
+    for j in rig.motors:
+        j.hung = True
+    rig.cycle(2)
+    with pytest.raises(CommandError, match='no feedback yet'):
+        rig.hw.command(['a'], [0.1], [], [])
+
+
+def test_unsafe_motion_fields_are_never_encoded():
+    rig = Rig()
+    rig.cycle(3)
+    rig.hw.joints[0].target_velocity = float('nan')   # bypassing command(): the last guard
+    n = len(rig.sent(1, proto.CommType.MOTION))
+    rig.cycle(5)
+    assert len(rig.sent(1, proto.CommType.MOTION)) == n
+    assert rig.hw.refused['unsafe_frame'] == 5
+    assert len(rig.sent(2, proto.CommType.MOTION)) > 0
+
+
+def test_enable_resent_at_most_every_200_ms():
+    rig = Rig()
+    for _ in range(500):          # 1 s of write() with no feedback read: never confirmed
+        rig.t += DT
+        rig.hw.write(rig.t)
+    times = [t for t, _ in rig.sent(1, proto.CommType.ENABLE)]
+    assert len(times) == 5
+    assert all(b - a >= 0.2 - 1e-9 for a, b in zip(times, times[1:]))
+
+
 def test_set_zero_moves_zero_and_target_together():
     rig = Rig()
     rig.cycle(3)
