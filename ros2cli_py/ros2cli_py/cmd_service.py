@@ -102,7 +102,9 @@ def service_call(args):
             if types and wanted not in types:
                 raise CommandError(f"Service '{name}' has type [{', '.join(types)}], not "
                                    f"'{wanted}'")
-            print('waiting for service to become available...', flush=True)
+            # like ros2cli: say so only when it is not there within a second
+            if not cli.wait_until(client.service_is_ready, 1.0):
+                print('waiting for service to become available...', flush=True)
             if not cli.wait_until(client.service_is_ready,
                                   float('inf') if wait is None else wait):
                 raise CommandError(f"Service '{name}' is not available (waited {wait} s)")

@@ -56,7 +56,7 @@ def add_node_arguments(parser):
     """ros2cli's node-strategy options (no daemon here: --no-daemon is accepted)."""
     parser.add_argument('--spin-time', type=positive_float, default=None,
                         help='Spin time in seconds to wait for discovery (default: until the '
-                             'graph settles, 0.5 to 3 s)')
+                             'graph settles, 1 to 5 s)')
     parser.add_argument('--no-daemon', action='store_true',
                         help='Do not spawn nor use an already running daemon (there is none '
                              'here: accepted for compatibility)')
@@ -260,11 +260,15 @@ def topic_info(args):
 
 # -- helpers for the subscribing verbs ---------------------------------------------------------
 
-def _resolve_type(cli, topic, given=None, blocking=False):
-    """The message class of a topic: the given type, else the one in the graph."""
+def _resolve_type(cli, topic, given=None, blocking=False, wait=None):
+    """The message class of a topic: the given type, else the one in the graph.
+
+    Waits for discovery up to ``wait`` s (default MAX_DISCOVERY_S); ``blocking`` waits
+    forever with ros2cli's warning.
+    """
     if given is not None:
         return get_type_class(given, 'msg')
-    types = cli.wait_until(lambda: cli.topic_types(topic), MAX_DISCOVERY_S)
+    types = cli.wait_until(lambda: cli.topic_types(topic), wait or MAX_DISCOVERY_S)
     if not types and blocking:
         print(f'WARNING: topic [{topic}] does not appear to be published yet', flush=True)
         while not types:
@@ -313,7 +317,7 @@ def topic_echo(args):
     printed = [0]
 
     with CliNode(spin_time=args.spin_time) as cli:
-        msg_class = _resolve_type(cli, topic, args.message_type)
+        msg_class = _resolve_type(cli, topic, args.message_type, wait=args.timeout)
         if args.message_type is None or not cli.node.get_publishers_info_by_topic(topic):
             # let the publishers' endpoints be discovered before adapting the QoS to them
             cli.wait_until(lambda: cli.node.get_publishers_info_by_topic(topic), 1.0)
@@ -419,7 +423,7 @@ def topic_hz(args):
     from rclpy.qos import qos_profile_sensor_data
     topic = expand_topic(args.topic_name)
     accept = _filter(args.filter_expr)
-    with CliNode(spin_time=args.spin_time) as cli:
+    with CliNode(spin_time=args.spin_time, executor='events') as cli:
         msg_class = _resolve_type(cli, topic, blocking=True)
         clock = Clock(clock_type=ClockType.SYSTEM_TIME) if args.use_wtime \
             else cli.node.get_clock()
@@ -471,7 +475,7 @@ def topic_bw(args):
     """Print the received bandwidth every second (raw messages)."""
     from rclpy.qos import qos_profile_sensor_data
     topic = expand_topic(args.topic_name)
-    with CliNode(spin_time=args.spin_time) as cli:
+    with CliNode(spin_time=args.spin_time, executor='events') as cli:
         msg_class = _resolve_type(cli, topic, blocking=True)
         times, sizes = [], []
         lock = threading.Lock()

@@ -11,24 +11,29 @@ from rclpy.topic_or_service_is_hidden import topic_or_service_is_hidden
 
 from ros2cli_py.errors import CommandError
 
-# ros2cli without its daemon spins 0.5 s before answering; this waits at least that long and
+# ros2cli without its daemon spins 0.5 s before answering; this waits at least 1 s and
 # then until the graph stopped changing, so a loaded machine does not truncate the answer.
-MIN_DISCOVERY_S = 0.5
-SETTLE_S = 0.3
-MAX_DISCOVERY_S = 3.0
+MIN_DISCOVERY_S = 1.0
+SETTLE_S = 0.5
+MAX_DISCOVERY_S = 5.0
 
 
 class CliNode:
     """A hidden node (name starting with '_') on its own context, spun on demand."""
 
-    def __init__(self, name=None, spin_time=None):
+    def __init__(self, name=None, spin_time=None, executor=None):
         self.context = rclpy.Context()
         rclpy.init(args=[], context=self.context,
                    signal_handler_options=SignalHandlerOptions.NO)
         self.node = rclpy.create_node(
             name or f'_ros2cli_py_{os.getpid()}', context=self.context,
             start_parameter_services=False)
-        self.executor = SingleThreadedExecutor(context=self.context)
+        kind = os.environ.get('ROS2CLI_PY_EXECUTOR', executor or 'single')
+        if kind == 'events':
+            from rclpy.experimental import EventsExecutor
+            self.executor = EventsExecutor(context=self.context)
+        else:
+            self.executor = SingleThreadedExecutor(context=self.context)
         self.executor.add_node(self.node)
         self.spin_time = spin_time
 
