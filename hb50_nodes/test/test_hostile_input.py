@@ -143,7 +143,7 @@ def test_fuzzed_joint_commands_are_never_applied(stack):
     rejected_before = _rejected(probe)
     sent = []
 
-    @settings(derandomize=True, max_examples=250, deadline=None, database=None,
+    @settings(derandomize=True, max_examples=150, deadline=None, database=None,
               suppress_health_check=list(HealthCheck))
     @given(source=_sources, mutations=st.lists(_mutations, min_size=1, max_size=3))
     def publish_invalid(source, mutations):
@@ -228,9 +228,12 @@ def test_invalid_traffic_between_valid_commands_keeps_the_custom_source(stack):
     """
     Invalid traffic between a custom source's commands does not cost it priority.
 
-    Between each two of my_ctrl's 20 Hz commands come 12 invalid ones (several reasons,
+    Between each two of my_ctrl's 40 Hz commands come 6 invalid ones (several reasons,
     several sources, my_ctrl among them) and control_node's 500 Hz stream. With a depth-1
     reader they displaced my_ctrl's samples and it lost priority 6-12 times in 17 s.
+    (Arbitration runs on processing time: a bridge_node starved of CPU for more than
+    150 - 25 ms would also hand priority back; rclpy's EventsExecutor cannot pass the DDS
+    reception time.)
     """
     probe = stack['probe']
     assert rh.wait_for(lambda: _standing(probe), 15.0)
@@ -255,8 +258,8 @@ def test_invalid_traffic_between_valid_commands_keeps_the_custom_source(stack):
     while time.monotonic() < end:
         probe.cmd_pub.publish(valid)
         sent += 1
-        next_valid = time.monotonic() + 0.05
-        for msg in invalid * 2:
+        next_valid = time.monotonic() + 0.025
+        for msg in invalid:
             hostile.publish(msg)
             time.sleep(0.001)
         time.sleep(max(0.0, next_valid - time.monotonic()))
@@ -268,7 +271,7 @@ def test_invalid_traffic_between_valid_commands_keeps_the_custom_source(stack):
         'control_node -> my_ctrl (my_ctrl publishes at >= 10 Hz)',
         'my_ctrl -> control_node (no command from my_ctrl for 150 ms)'], \
         [m.status for m in switches]
-    assert sent >= 40
+    assert sent >= 80
     probe.node.destroy_publisher(hostile)
     assert rh.wait_for(lambda: _standing(probe), 15.0)
 
@@ -343,7 +346,7 @@ def test_fuzzed_velocity_commands_never_make_an_invalid_joint_command(stack):
                        st.sampled_from((math.nan, math.inf, -math.inf, 1e308, -1e308)))
     count = []
 
-    @settings(derandomize=True, max_examples=300, deadline=None, database=None,
+    @settings(derandomize=True, max_examples=200, deadline=None, database=None,
               suppress_health_check=list(HealthCheck))
     @given(st.lists(values, min_size=6, max_size=6))
     def publish_twist(v):

@@ -21,9 +21,9 @@ import rosharness as rh
 EXECUTABLES = ('bridge_node', 'control_node', 'heartbeat_monitor', 'hb50_stack', 'live_view')
 # When the signal is sent: 'imports' as soon as the process catches SIGTERM (the launcher has
 # installed its handlers; rclpy, numpy and the nodes' modules take ~0.7 s more to import);
-# then 0.8 s after start (imports ending, nodes being built) and 4 s (steady state: nodes
+# then 0.8 s after start (imports ending, nodes being built) and 3 s (steady state: nodes
 # spinning, 500 Hz loops running, heartbeats flowing).
-MOMENTS = {'imports': 0.0, 'start-up': 0.8, 'steady': 4.0}
+MOMENTS = {'imports': 0.0, 'start-up': 0.8, 'steady': 3.0}
 BAD = ('Traceback', 'FATAL', 'Failed to publish', 'KeyboardInterrupt', 'Exception in')
 
 
