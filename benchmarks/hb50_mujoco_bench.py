@@ -89,16 +89,16 @@ def capacity(steps):
         for _ in range(steps):
             sim.step(cmd, PERIOD)
         wall, cpu = time.perf_counter() - t0, time.process_time() - cpu0
-        out[f'{engine} engine step (bridge_node\'s physics)'] = (steps * PERIOD / wall,
-                                                              steps * PERIOD / cpu)
+        name = f"{engine} engine step (bridge_node's physics)"
+        out[name] = (steps * PERIOD / wall, steps * PERIOD / cpu)
         if engine == 'mujoco':
             m, d, sub = sim.model, sim.data, sim.cfg.physics_substeps
             cpu0, t0 = time.process_time(), time.perf_counter()
             for _ in range(steps):
                 mujoco.mj_step(m, d, sub)
             wall, cpu = time.perf_counter() - t0, time.process_time() - cpu0
-            out[f'bare mj_step x {sub} (MuJoCo alone)'] = (steps * PERIOD / wall,
-                                                          steps * PERIOD / cpu)
+            name = f'bare mj_step x {sub} (MuJoCo alone)'
+            out[name] = (steps * PERIOD / wall, steps * PERIOD / cpu)
     return out
 
 

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
-"""bridge_node's logic without ROS: validation -> arbitration -> watchdog -> simulation.
+"""
+bridge_node's logic without ROS: validation -> arbitration -> watchdog -> simulation.
 
 Events are (level, text) tuples that bridge_node publishes on /hb50/status.
 """
@@ -10,7 +11,7 @@ from . import levels
 from .arbitration import Arbiter
 from .layout import JOINT_NAMES
 from .physics import make_sim
-from .validation import InvalidCommand, damping_command, validate
+from .validation import damping_command, InvalidCommand, validate
 
 
 @dataclass(frozen=True)
@@ -42,8 +43,12 @@ class BridgeCore:
         return self.accept(msg, self.check(msg), now)
 
     def check(self, msg):
-        """Validation alone: the ValidCommand or the InvalidCommand. It reads no mutable state,
-        so bridge_node runs it outside the lock the 500 Hz loop waits for."""
+        """
+        Validate only: return the ValidCommand or the InvalidCommand.
+
+        It reads no mutable state, so bridge_node runs it outside the lock the 500 Hz loop
+        waits for.
+        """
         try:
             return validate(msg, self.cfg.joint_names, self.limits)
         except InvalidCommand as exc:

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import kinematics, levels
-from .gait import InvalidVelocityCommand, Trot, VelocityCommand, scale_velocity, smoothstep
+from .gait import InvalidVelocityCommand, scale_velocity, smoothstep, Trot, VelocityCommand
 from .layout import NUM_JOINTS, NUM_LEGS
 from .physics import GRAVITY
 
@@ -108,7 +108,7 @@ class ControlCore:
         self.est.body_ang = np.asarray(gyro, dtype=float)
 
     def on_velocity_command(self, linear, angular, now):
-        """Returns an event when the command is ignored."""
+        """Take a velocity command; return an event when it is ignored."""
         try:
             self.cmd = scale_velocity(linear, angular, self.cfg.cmd_vel_lin,
                                       self.cfg.cmd_vel_ang, self.cfg.tilt_range)
@@ -129,7 +129,8 @@ class ControlCore:
         return kinematics.inverse(self.geo, self.nominal_feet(self.cfg.stand_height)).reshape(-1)
 
     def _gravity_ff(self, q, stance, scale=1.0, rot=None):
-        """Feed-forward torques that carry the body weight on the stance feet.
+        """
+        Feed-forward torques that carry the body weight on the stance feet.
 
         `rot` (rotation_rp of the body tilt) turns the vertical ground force into the body frame.
         """
@@ -153,7 +154,7 @@ class ControlCore:
 
     # --- 500 Hz step ----------------------------------------------------------------------
     def step(self, now, dt):
-        """Returns (JointTargets or None, events)."""
+        """Run one tick; return (JointTargets or None, events)."""
         events = []
         if self.q is None:
             return None, events

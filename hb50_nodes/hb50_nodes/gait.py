@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0
 """Motion generation for control_node: velocity-command scaling, smooth stand-up, trot."""
 
-import math
 from dataclasses import dataclass
+import math
 
 import numpy as np
 
@@ -35,7 +35,8 @@ def _clamp(value):
 
 
 def scale_velocity(linear, angular, cmd_vel_lin, cmd_vel_ang, tilt_range):
-    """Clamp each normalised component to [-1, 1], then scale it.
+    """
+    Clamp each normalised component to [-1, 1], then scale it.
 
     linear x/y by cmd_vel_lin (m/s), angular z by cmd_vel_ang (rad/s), angular x/y (roll,
     pitch: body tilt angles) by tilt_range (rad); linear.z (walking height) stays normalised.
@@ -56,8 +57,12 @@ def smoothstep(s):
 
 
 class Trot:
-    """Foot targets of a trot in the body frame. Stance feet slide backwards at the body
-    velocity (so the body moves at the commanded twist), swing feet return in an arch."""
+    """
+    Foot targets of a trot in the body frame.
+
+    Stance feet slide backwards at the body velocity (so the body moves at the commanded
+    twist), swing feet return in an arch.
+    """
 
     def __init__(self, period, step_height):
         self.period = period

@@ -1,5 +1,9 @@
-"""Kinematics of the 3-DoF HB50 leg (abduction about x, hip and knee about y), all four legs
-at once with numpy. Body frame: x forward, y left, z up, origin at the centre of the hips.
+# SPDX-License-Identifier: Apache-2.0
+"""
+Kinematics of the 3-DoF HB50 leg, all four legs at once with numpy.
+
+Abduction about x, hip and knee about y. Body frame: x forward, y left, z up, origin at the
+centre of the hips.
 
 Joint angles are arrays of shape (4, 3) in leg order FR, FL, RL, RR.
 """
@@ -65,8 +69,12 @@ def jacobian(geo, q):
 
 
 def inverse(geo, p):
-    """Joint angles (4, 3) that put each foot at p (4, 3, body frame); knee bent backwards
-    (q2 < 0). Unreachable targets are projected onto the workspace boundary."""
+    """
+    Return the joint angles (4, 3) that put each foot at p (4, 3, body frame).
+
+    Knee bent backwards (q2 < 0). Unreachable targets are projected onto the workspace
+    boundary.
+    """
     rel = p - geo.hips
     x, y, z = rel[:, 0], rel[:, 1], rel[:, 2]
     d2 = y * y + z * z
@@ -93,9 +101,12 @@ def joint_torque_from_force(jac, force):
 
 
 def foot_force_from_torque(jac, tau):
-    """Ground reaction force on each foot (4, 3) that the motor torques tau (4, 3) balance
-    statically: the motors cancel the load, tau = -J^T F, so F = -J^-T tau. A singular leg
-    (fully stretched) gets a least-squares answer instead of an exception."""
+    """
+    Return the ground reaction force on each foot (4, 3) that the torques tau (4, 3) balance.
+
+    Statically the motors cancel the load, tau = -J^T F, so F = -J^-T tau. A singular leg
+    (fully stretched) gets a least-squares answer instead of an exception.
+    """
     try:
         return -np.linalg.solve(np.transpose(jac, (0, 2, 1)), tau[..., None])[..., 0]
     except np.linalg.LinAlgError:
@@ -103,9 +114,12 @@ def foot_force_from_torque(jac, tau):
 
 
 def body_twist_from_feet(p, v, mask):
-    """Planar body twist (vx, vy, wz) from feet that do not slip (mask True): a planted foot
-    moves in the body frame with v_i = -(v + w x p_i). Least squares over the planted feet;
-    (0, 0, 0) when fewer than one foot is planted."""
+    """
+    Return the planar body twist (vx, vy, wz) from feet that do not slip (mask True).
+
+    A planted foot moves in the body frame with v_i = -(v + w x p_i). Least squares over the
+    planted feet; (0, 0, 0) when fewer than one foot is planted.
+    """
     n = int(np.count_nonzero(mask))
     if n == 0:
         return 0.0, 0.0, 0.0

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
-"""live_view: a terminal dashboard and keyboard teleop of the HB50 stack (Ctrl-C quits).
+"""
+live_view: a terminal dashboard and keyboard teleop of the HB50 stack (Ctrl-C quits).
 
 Shows per-topic receive rates, a few joint positions, robot mode, body attitude, heartbeat
 states and the last /hb50/status events, redrawn in place. On a terminal the keys of
@@ -17,9 +18,9 @@ import termios
 import time
 import tty
 
-import rclpy
 from geometry_msgs.msg import Twist
 from hb50_commons.msg import BridgeData, BridgeState, JointCommand, RobotState, Status
+import rclpy
 from rclpy.node import Node
 
 from . import levels, qos
@@ -54,7 +55,8 @@ class LiveView(Node):
         self.health = {}
         self.events = collections.deque(maxlen=8)
         for topic, msg_type in TYPES.items():
-            self.create_subscription(msg_type, topic, self._callback(topic), qos.profile_for(topic))
+            self.create_subscription(msg_type, topic, self._callback(topic),
+                                     qos.profile_for(topic))
         self.create_timer(1.0 / self.refresh, self.draw)
         self.teleop = Teleop()
         self.twist_pub = self.create_publisher(Twist, qos.VELOCITY_COMMAND, qos.MAB_RT)

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Simulated HB50 hardware, engine `mujoco`: the MJCF model models/hb50.xml on MuJoCo.
+"""
+Simulated HB50 hardware, engine `mujoco`: the MJCF model models/hb50.xml on MuJoCo.
 
 Same interface as physics.HardwareSim (bridge_core and bridge_node do not know which engine
 runs). What MuJoCo adds over the simple engine: a floating body that tilts, slips and falls,
@@ -10,8 +11,8 @@ clamped to the effort limit, the law of physics.drive_torque, evaluated by MuJoC
 actuators whose gain and bias are set from the command each tick); the implicitfast integrator
 treats the -kd*dq term implicitly (stable for any kd, as in the simple engine). Above the
 velocity limit a drive gives no torque that would speed the joint up further. A clamped torque
-or the velocity limit sets MOTION_ERROR. A brake switches on a joint lock (an equality constraint carries the load)
-and the joint holds its position exactly (dq = 0, effort 0).
+or the velocity limit sets MOTION_ERROR. A brake switches on a joint lock (an equality
+constraint carries the load) and the joint holds its position exactly (dq = 0, effort 0).
 
 Time: one call of step(cmd, dt) advances exactly dt in `physics_substeps` MuJoCo steps of
 dt/physics_substeps. bridge_node always passes the nominal loop period, so a late tick steps
@@ -33,7 +34,7 @@ _FREE_Q, _FREE_V = 7, 6  # qpos / qvel entries of the floating base, before the 
 
 
 def model_path(configured=''):
-    """The MJCF file: `configured`, else the installed share/hb50_nodes/models/hb50.xml."""
+    """Return the MJCF file: `configured`, else share/hb50_nodes/models/hb50.xml."""
     if configured:
         return configured
     try:
@@ -177,8 +178,11 @@ class MujocoSim(ActuatorPower):
         self._braked = brake.copy()
 
     def push(self, force=(0.0, 0.0, 0.0), torque=(0.0, 0.0, 0.0)):
-        """Apply an external force (N) and torque (N*m), world frame, at the trunk's centre
-        of mass until the next push() (push() with no arguments removes it)."""
+        """
+        Apply an external force (N) and torque (N*m), world frame, at the trunk's CoM.
+
+        It stays until the next push(); push() with no arguments removes it.
+        """
         self.data.xfrc_applied[self._trunk, :3] = force
         self.data.xfrc_applied[self._trunk, 3:] = torque
 
@@ -233,8 +237,11 @@ class MujocoSim(ActuatorPower):
 
     @property
     def height(self):
-        """Hip plane above the plane of the foot centres (flat floor), m: the height
-        control_node commands as stand_height (the floor is foot_radius lower)."""
+        """
+        Hip plane above the plane of the foot centres (flat floor), m.
+
+        The height control_node commands as stand_height (the floor is foot_radius lower).
+        """
         return float(self.data.qpos[2]) - self.foot_radius
 
     @property
@@ -261,8 +268,12 @@ class MujocoSim(ActuatorPower):
         return self.foot_force[:, 2] > CONTACT_FORCE
 
     def imu(self):
-        """(quaternion xyzw, angular velocity, linear acceleration) of the `imu` site, body
-        frame, from MuJoCo's sensors: the accelerometer reads specific force (+1 g up at rest)."""
+        """
+        Return (quaternion xyzw, angular velocity, linear acceleration) of the `imu` site.
+
+        Body frame, from MuJoCo's sensors: the accelerometer reads specific force (+1 g up at
+        rest).
+        """
         data = self.data.sensordata
         w, x, y, z = data[self._sensor['imu_quat']].tolist()
         gyro = tuple(data[self._sensor['imu_gyro']].tolist())

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Simulated HB50 hardware, engine `simple`: quasi-static body on rigid joints.
+"""
+Simulated HB50 hardware, engine `simple`: quasi-static body on rigid joints.
 
 12 rigid joints, a quasi-static body resting on its feet, IMU and power. Plain Python/numpy so
 it can be unit-tested without ROS; bridge_node only wraps it. The MuJoCo engine
@@ -55,7 +56,8 @@ class SimConfig:
 
 
 def drive_torque(cmd, q):
-    """PD + feed-forward law without its damping term: kp(t_pos-q) + kd*t_vel + t_trq.
+    """
+    PD + feed-forward law without its damping term: kp(t_pos-q) + kd*t_vel + t_trq.
 
     The full law is tau = drive - kd*dq; each engine integrates the -kd*dq part implicitly.
     """
@@ -200,8 +202,11 @@ class HardwareSim(ActuatorPower):
         self.body_twist = (vx, vy, wz)
 
     def imu(self):
-        """(quaternion xyzw, angular velocity, linear acceleration) in the body frame: the
-        accelerometer reads specific force, i.e. body acceleration plus 1 g upwards."""
+        """
+        Return (quaternion xyzw, angular velocity, linear acceleration) in the body frame.
+
+        The accelerometer reads specific force, i.e. body acceleration plus 1 g upwards.
+        """
         half = 0.5 * self.yaw
         quat = (0.0, 0.0, float(np.sin(half)), float(np.cos(half)))
         gyro = (0.0, 0.0, float(self.body_twist[2]))
@@ -215,7 +220,7 @@ ENGINES = ('mujoco', 'simple')
 
 
 def make_sim(cfg, geo):
-    """The simulated robot of the configured `physics_engine` ('mujoco' or 'simple')."""
+    """Build the simulated robot of the configured `physics_engine` ('mujoco' or 'simple')."""
     if cfg.physics_engine == 'simple':
         return HardwareSim(cfg, geo)
     if cfg.physics_engine == 'mujoco':

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Keyboard teleoperation of live_view: keys -> normalised /hb50/velocity_command.
+"""
+Keyboard teleoperation of live_view: keys -> normalised /hb50/velocity_command.
 
 Each key press moves one component by STEP (clamped to [-1, 1], linear.z too):
 arrows or W/S forward/back and A/D left/right (linear x/y), Q/E yaw left/right (angular z),
@@ -27,8 +28,12 @@ HELP = ('keys: arrows/WASD move  Q/E yaw  R/F height  I/K pitch  J/L roll  space
 
 
 def parse_keys(data):
-    """Key names in the bytes read from a terminal: 'up'/'down'/'left'/'right' for the arrow
-    escape sequences (ESC [ A or ESC O A ...), 'space', else the lower-case character."""
+    """
+    Return the key names in the bytes read from a terminal.
+
+    'up'/'down'/'left'/'right' for the arrow escape sequences (ESC [ A or ESC O A ...),
+    'space', else the lower-case character.
+    """
     text = data.decode('utf-8', errors='ignore')
     keys, i = [], 0
     while i < len(text):

@@ -1,14 +1,13 @@
 # SPDX-License-Identifier: Apache-2.0
 """control_node's core in closed loop with bridge_node's core (either engine), without ROS."""
 
-import numpy as np
 from conftest import command
-
 from hb50_nodes import control_core as cc
 from hb50_nodes.bridge_core import BridgeConfig, BridgeCore
 from hb50_nodes.kinematics import LegGeometry
 from hb50_nodes.physics import SimConfig
 from hb50_nodes.validation import GainLimits
+import numpy as np
 
 DT = 0.002
 
@@ -28,7 +27,8 @@ class Loop:
         return self.bridge.sim
 
     def run(self, seconds, twist=None, commanding=True, each=None):
-        """Run `seconds`; twist = ((lin x, y, z), (ang x, y, z)) normalised, sent every tick.
+        """
+        Run `seconds`; twist = ((lin x, y, z), (ang x, y, z)) normalised, sent every tick.
 
         commanding=False: control_node's commands are not delivered (the bridge times out).
         Returns the rows (true vx, vy, wz, estimated vx, vy, wz) of every tick; `each(loop)`,

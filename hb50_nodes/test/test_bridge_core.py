@@ -1,12 +1,14 @@
-import numpy as np
-from conftest import command
+# SPDX-License-Identifier: Apache-2.0
+"""bridge_node's core without ROS: damped start, rejection, watchdog, hand-back."""
 
+from conftest import command
 from hb50_nodes import levels
 from hb50_nodes.arbitration import Arbiter
 from hb50_nodes.bridge_core import BridgeConfig, BridgeCore
 from hb50_nodes.kinematics import LegGeometry
 from hb50_nodes.physics import SimConfig
 from hb50_nodes.validation import GainLimits
+import numpy as np
 
 DT = 0.002
 

@@ -1,18 +1,18 @@
 # SPDX-License-Identifier: Apache-2.0
-"""control_node's logic in closed loop with the simple engine, without ROS.
+"""
+control_node's logic in closed loop with the simple engine, without ROS.
 
 The same core on the MuJoCo engine: test_mujoco_physics.py.
 """
 
 import math
 
-import numpy as np
-import pytest
 from closed_loop import Loop
-
 from hb50_nodes import control_core as cc, kinematics
 from hb50_nodes.gait import InvalidVelocityCommand, scale_velocity, VelocityCommand
 from hb50_nodes.kinematics import LegGeometry
+import numpy as np
+import pytest
 
 
 @pytest.fixture(scope='module')

@@ -1,6 +1,8 @@
-import numpy as np
+# SPDX-License-Identifier: Apache-2.0
+"""Leg kinematics: forward/inverse, Jacobian, forces, body twist from the feet."""
 
 from hb50_nodes import kinematics as k
+import numpy as np
 
 GEO = k.LegGeometry()
 

@@ -1,16 +1,14 @@
 # SPDX-License-Identifier: Apache-2.0
-"""live_view's keyboard teleop: key parsing, and the executable driven through a pseudo-terminal."""
+"""live_view's keyboard teleop: key parsing, and the executable driven through a pty."""
 
 import os
 import pty
 import signal
 import subprocess
 import threading
-import time
-
-import rosharness as rh
 
 from hb50_nodes.teleop import parse_keys, Teleop
+import rosharness as rh
 
 
 def test_parse_keys_arrows_letters_space():

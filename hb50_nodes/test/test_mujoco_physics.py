@@ -1,15 +1,12 @@
 # SPDX-License-Identifier: Apache-2.0
-"""The MuJoCo engine: model, actuator law, and control_node's core on it (issue #16 checks).
+"""
+The MuJoCo engine: model, actuator law, and control_node's core on it (issue #16 checks).
 
 No ROS: the two cores run in closed loop on simulated time, faster than real time.
 """
 
-import mujoco
-import numpy as np
-import pytest
 from closed_loop import DT, Loop
-from conftest import array_command
-
+from conftest import array_command, command
 from hb50_nodes import control_core as cc, kinematics
 from hb50_nodes.bridge_core import BridgeConfig, BridgeCore
 from hb50_nodes.kinematics import LegGeometry
@@ -17,6 +14,9 @@ from hb50_nodes.layout import EFFORT_LIMIT, JOINT_NAMES, NUM_JOINTS
 from hb50_nodes.mujoco_physics import MujocoSim, quat_to_rpy
 from hb50_nodes.physics import GRAVITY, SimConfig, STATUS_MOTION_ERROR
 from hb50_nodes.validation import GainLimits
+import mujoco
+import numpy as np
+import pytest
 
 STAND_HEIGHT = cc.ControlConfig().stand_height
 
@@ -28,7 +28,7 @@ def imu_rpy(sim):
 
 @pytest.fixture(scope='module')
 def standing():
-    """The stack's two cores on MuJoCo, stood up (2 s) and settled (1 s)."""
+    """Run the stack's two cores on MuJoCo: stood up (2 s) and settled (1 s)."""
     loop = Loop('mujoco')
     loop.run(3.0)
     assert loop.control.mode == cc.MODE_STAND
@@ -187,6 +187,5 @@ def test_late_tick_steps_the_nominal_period_and_runs_are_reproducible():
 
 
 def cmd_msg(cmd):
-    from conftest import command
     return command(cmd.source, kp=cmd.kp, kd=cmd.kd, t_pos=cmd.t_pos, t_vel=cmd.t_vel,
                    t_trq=cmd.t_trq)

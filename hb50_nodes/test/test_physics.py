@@ -1,10 +1,12 @@
-import numpy as np
-from conftest import array_command
+# SPDX-License-Identifier: Apache-2.0
+"""The simple engine (physics.HardwareSim): actuator law, limits, brake, thermal, power, body."""
 
+from conftest import array_command
 from hb50_nodes.kinematics import LegGeometry
 from hb50_nodes.layout import NUM_JOINTS
 from hb50_nodes.physics import GRAVITY, HardwareSim, SimConfig, STATUS_MOTION_ERROR, \
     STATUS_TARGET_REACHED
+import numpy as np
 
 DT = 0.002
 GEO = LegGeometry()

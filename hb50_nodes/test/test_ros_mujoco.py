@@ -1,6 +1,9 @@
 # SPDX-License-Identifier: Apache-2.0
-"""The ROS-level check of the MuJoCo engine: bridge_node (physics_engine:=mujoco) and
-control_node over DDS stand the robot up level at stand_height and execute a pitch command.
+"""
+The ROS-level check of the MuJoCo engine.
+
+bridge_node (physics_engine:=mujoco) and control_node over DDS stand the robot up level at
+stand_height and execute a pitch command.
 
 The detailed checks (10 s stand, trot, push, damping) run the same cores without ROS, faster
 than real time: test_mujoco_physics.py.
@@ -9,11 +12,10 @@ than real time: test_mujoco_physics.py.
 import math
 import time
 
+from hb50_nodes.control_core import ControlConfig, MODE_STAND
 import numpy as np
 import pytest
 import rosharness as rh
-
-from hb50_nodes.control_core import ControlConfig, MODE_STAND
 
 CFG = ControlConfig()
 
