@@ -26,6 +26,7 @@ import time
 from urllib.parse import quote_plus, unquote_plus
 
 from waitress.channel import HTTPChannel
+from waitress.parser import HTTPRequestParser, ParsingError
 from waitress.server import TcpWSGIServer
 
 CHANNEL_PREFIX = '/channel/'
@@ -136,9 +137,22 @@ _WAITRESS_LOG.propagate = False
 _WAITRESS_LOG.setLevel(logging.INFO)
 
 
+class _Parser(HTTPRequestParser):
+    """waitress' request parser, refusing request lines without HTTP/1.0 or HTTP/1.1."""
+
+    def parse_header(self, header_plus):
+        """Parse the header block; a missing or unknown HTTP version is a bad request line."""
+        super().parse_header(header_plus)
+        if self.version not in ('1.0', '1.1'):
+            # waitress would serve these as HTTP/1.0; AimRT speaks HTTP/1.1
+            raise ParsingError('bad request line: HTTP version %r is not HTTP/1.0 or HTTP/1.1'
+                               % self.version[:20])
+
+
 class _Channel(HTTPChannel):
     """waitress' connection, noting when the request being received started."""
 
+    parser_class = _Parser
     request_started = None
 
     def received(self, data):
@@ -194,7 +208,7 @@ class ChannelServer:
             log_socket_errors=False, expose_tracebacks=False, ident='aimrt_bridge',
             clear_untrusted_proxy_headers=True)
         self._server.request_timeout = float(request_timeout_sec)
-        self.port = self._server.effective_port
+        self.port = self._server.socket.getsockname()[1]   # an int (effective_port is text)
         if on_log is not None:
             with _RELAY._lock2:
                 _RELAY.callbacks.add(on_log)
