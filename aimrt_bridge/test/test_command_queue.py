@@ -1,0 +1,112 @@
+# SPDX-License-Identifier: Apache-2.0
+"""
+Commands to AimRT: a dead or hanging target is counted, never waited on.
+
+A target that accepts connections and never answers sits next to a healthy one. The
+submitting thread (the ROS 2 executor in the node) is never blocked: every submit
+returns while the dead target's worker is stuck in its POST; the healthy target gets
+every command in order; the dead one's failures and drops are counted and reported.
+"""
+
+import socket
+import threading
+
+from aimrt_bridge.command_queue import CommandTarget
+from aimrt_bridge.http_channel import ChannelPublisher, ChannelServer
+import pytest
+
+
+@pytest.fixture
+def dead_target():
+    """Return the address of a socket that accepts connections and never answers."""
+    listener = socket.socket()
+    listener.bind(('127.0.0.1', 0))
+    listener.listen(64)
+    accepted = []
+    stop = threading.Event()
+
+    def accept():
+        listener.settimeout(0.1)
+        while not stop.is_set():
+            try:
+                accepted.append(listener.accept()[0])
+            except OSError:
+                pass
+
+    thread = threading.Thread(target=accept, daemon=True)
+    thread.start()
+    yield '127.0.0.1:%d' % listener.getsockname()[1]
+    stop.set()
+    thread.join(timeout=2)
+    for conn in accepted:
+        conn.close()
+    listener.close()
+
+
+@pytest.fixture
+def live_target():
+    """Return (address, received bodies) of a working AimRT http-channel subscriber."""
+    got = []
+    server = ChannelServer('127.0.0.1', 0,
+                           lambda t, m, c, body: (got.append(body), (200, 'OK'))[1])
+    server.start()
+    yield '127.0.0.1:%d' % server.port, got
+    server.stop()
+
+
+def test_dead_target_is_counted_and_never_blocks_the_submitter(dead_target, live_target):
+    address, got = live_target
+    events = []
+    dead = CommandTarget(ChannelPublisher(dead_target, 0.5), depth=4,
+                         on_event=lambda t, reason, text: events.append((t.address, reason)))
+    live = CommandTarget(ChannelPublisher(address, 0.5), depth=1000)
+    try:
+        dead.submit('cmd', 'pb:x', b'first', 'application/protobuf')
+        assert _wait(lambda: dead.status()['busy'])      # its worker is stuck in a POST
+        for i in range(50):
+            body = b'cmd%d' % i
+            dead.submit('cmd', 'pb:x', body, 'application/protobuf')
+            live.submit('cmd', 'pb:x', body, 'application/protobuf')
+        assert live.wait_idle(timeout=20)
+        assert got == [b'cmd%d' % i for i in range(50)]
+        # submit never waited for the dead target: its bounded queue overflowed instead
+        st = dead.status()
+        assert st['queued'] <= 4 and st['dropped'] >= 50 - 4
+        assert ('%s' % dead.address, 'dropped') in events
+        # the timeouts turn into counted failures
+        assert _wait(lambda: dead.status()['failed'] >= 1, timeout=20)
+        assert dead.status()['last_error']
+        assert ('%s' % dead.address, 'failed') in events
+        assert live.status()['failed'] == 0 and live.status()['sent'] == 50
+    finally:
+        dead.stop(timeout=0.5)
+        live.stop(timeout=0.5)
+
+
+def test_refusing_target_is_counted(live_target):
+    server = ChannelServer('127.0.0.1', 0, lambda *a: (422, 'no'))
+    server.start()
+    target = CommandTarget(ChannelPublisher('127.0.0.1:%d' % server.port, 1.0), depth=8)
+    try:
+        for _ in range(3):
+            target.submit('cmd', 'pb:x', b'x', 'application/protobuf')
+        assert target.wait_idle(timeout=20)
+        st = target.status()
+        assert (st['sent'], st['refused'], st['last_error']) == (0, 3, 'answered HTTP 422')
+    finally:
+        target.stop()
+        server.stop()
+
+
+def _wait(predicate, timeout=10.0):
+    done = threading.Event()
+    end = threading.Timer(timeout, done.set)
+    end.start()
+    try:
+        while not done.is_set():
+            if predicate():
+                return True
+            done.wait(0.01)
+        return predicate()
+    finally:
+        end.cancel()
