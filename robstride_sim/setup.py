@@ -25,11 +25,9 @@ setup(
                 'and the robstride_cli tool',
     license='Apache-2.0',
     tests_require=['pytest'],
-    entry_points={
-        'console_scripts': [
-            'robstride_sim_node = robstride_sim.entry:node_main',
-            'robstride_cli = robstride_sim.entry:cli_main',
-            'robstride_fake_motors = robstride_sim.entry:fake_motors_main',
-        ],
-    },
+    # Plain scripts, not console_scripts entry points: their first import installs the
+    # signal handlers (robstride_sim/entry.py); an entry point would first look up the
+    # package metadata, a window in which SIGINT/SIGTERM still get Python's defaults.
+    scripts=['scripts/robstride_sim_node', 'scripts/robstride_cli',
+             'scripts/robstride_fake_motors'],
 )

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Start the simulated robstride_hardware_interface in /robstride with config/robstride_sim.yaml.
+"""
+Start the simulated robstride_hardware_interface in /robstride with config/robstride_sim.yaml.
 
 Usage (on a machine with ROS 2 launch installed):
   ros2 launch robstride_sim robstride_sim.launch.py [namespace:=/robstride] [params_file:=...]

@@ -40,12 +40,12 @@ def open_python_can(interface: str, channel: str, bitrate: int = 0):
 
 
 def to_message(frame: CanFrame) -> can.Message:
-    """CanFrame -> python-can extended data frame."""
+    """Convert a CanFrame to a python-can extended data frame."""
     return can.Message(arbitration_id=frame.arb_id, data=frame.data, is_extended_id=True)
 
 
 def from_message(msg) -> CanFrame:
-    """python-can message -> CanFrame, or None for anything that is not a RobStride frame."""
+    """Convert a python-can message to a CanFrame (None if it is no RobStride frame)."""
     if (msg is None or not msg.is_extended_id or msg.is_remote_frame or msg.is_error_frame
             or getattr(msg, 'is_fd', False) or msg.dlc > 8 or len(msg.data) > 8):
         return None

@@ -149,7 +149,7 @@ def run(args, client) -> int:
     if cmd == 'get':
         print(f'{client.get(args.id, args.item):g}')
     elif cmd == 'set':
-        client.set(args.id, args.item, args.value)
+        client.set_data(args.id, args.item, args.value)
     elif cmd == 'zero':
         client.set_zero(args.id)
     elif cmd == 'reboot':

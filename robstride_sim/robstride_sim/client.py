@@ -1,23 +1,25 @@
 # SPDX-License-Identifier: Apache-2.0
-"""A small synchronous client for robstride_hardware_interface (this simulator or the real
-upstream node): Get/Set/SetZero/Reboot, set_torque, reactivate, one state sample, and node
-parameters (fault injection on the simulator).
+"""
+A small synchronous client for robstride_hardware_interface.
+
+Works with this node (any bus mode) or the real upstream node: Get/Set/SetZero/Reboot,
+set_torque, reactivate, one state sample, and node parameters (fault injection).
 
 The client owns a private node and executor and spins them only while it waits, with a
 timeout on every wait, so it must not be handed a node someone else is spinning.
 
     with RobstrideClient() as rs:
         print(rs.get(1, 'temperature'))
-        rs.set(1, '0x7016', 1.5)
+        rs.set_data(1, '0x7016', 1.5)
 """
 import itertools
 import os
 
+from rcl_interfaces.msg import ParameterType
+from rcl_interfaces.srv import GetParameters, SetParameters
 import rclpy
 from rclpy.executors import SingleThreadedExecutor
 from rclpy.parameter import Parameter
-from rcl_interfaces.msg import ParameterType
-from rcl_interfaces.srv import GetParameters, SetParameters
 from robstride_interfaces.msg import RobstrideState
 from robstride_interfaces.srv import (GetDataFromRobstride, RebootRobstride,
                                       SetDataToRobstride, SetZeroRobstride)
@@ -37,8 +39,11 @@ class RobstrideClientError(RuntimeError):
 
 
 class ServiceUnavailableError(RobstrideClientError):
-    """The service did not appear within the timeout (node not running, wrong prefix or
-    ROS_DOMAIN_ID)."""
+    """
+    The service did not appear within the timeout.
+
+    The node is not running, or the prefix or ROS_DOMAIN_ID is wrong.
+    """
 
 
 class CallTimeoutError(RobstrideClientError):
@@ -115,7 +120,8 @@ class RobstrideClient:
             raise RequestRejectedError(f'get id={can_id} {clip(item)} rejected')
         return resp.item_data
 
-    def set(self, can_id, item: str, value: float):
+    def set_data(self, can_id, item: str, value: float):
+        """Set kp/kd or write a parameter index (SetDataToRobstride)."""
         req = self._stamp(SetDataToRobstride.Request(
             id=check_id(can_id), item_name=check_set_item(item), item_data=float(value)))
         if not self._call(SetDataToRobstride, 'set_data_to_robstride', req).result:
@@ -162,9 +168,12 @@ class RobstrideClient:
     # --- node parameters (simulator fault injection) ---------------------------------------
 
     def set_parameters(self, values: dict):
-        """Set node parameters atomically-by-name; ints are widened to the parameter's
-        double type (so `sim.bus_voltage 10` works). Raises RequestRejectedError with the
-        node's reason."""
+        """
+        Set node parameters atomically-by-name.
+
+        Ints are widened to the parameter's double type (so `sim.bus_voltage 10` works).
+        Raises RequestRejectedError with the node's reason.
+        """
         names = list(values)
         current = self._call(GetParameters, 'get_parameters',
                              GetParameters.Request(names=names)).values

@@ -160,9 +160,8 @@ def main(argv=None, stop=None):
         print(f'robstride_fake_motors: cannot open {args.interface} {args.channel!r} '
               '(retrying until stopped)', file=sys.stderr, flush=True)
     peer.start()
-    print('robstride_fake_motors: ' + ', '.join(f'id {m.can_id} {m.model.name}'
-                                                 for m in motors)
-          + f' on {args.interface} {args.channel}', flush=True)
+    names = ', '.join(f'id {m.can_id} {m.model.name}' for m in motors)
+    print(f'robstride_fake_motors: {names} on {args.interface} {args.channel}', flush=True)
     try:
         while not stop.wait(0.2):
             pass

@@ -2,11 +2,12 @@
 """
 The hardware-interface logic of robstride_hardware_interface, in plain Python.
 
-Mirrors upstream's ros2_control read()/write() cycle over a CAN bus (a SimBus or a python-can
-CanTransport: only frames cross the boundary): read() decodes feedback and detects stale joints, write() sends
-motion frames, re-enables joints not confirmed torqued (at most every enable_retry_s per joint)
-and sends Disable to lost, faulted or torque-off joints. The service semantics (get/set/zero/
-reboot/set_torque/reactivate) are methods here; the ROS node only translates.
+Mirrors upstream's ros2_control read()/write() cycle over a CAN bus (a SimBus or a
+python-can CanTransport: only frames cross the boundary): read() decodes feedback and detects
+stale joints, write() sends motion frames, re-enables joints not confirmed torqued (at most
+every enable_retry_s per joint) and sends Disable to lost, faulted or torque-off joints.
+The service semantics (get/set/zero/reboot/set_torque/reactivate) are methods here; the ROS
+node only translates.
 
 Units at this API are joint-side: position rad, velocity rad/s, effort N*m, after the joint
 direction (+1/-1) is applied. Parameter writes by index go to the motor untransformed.
@@ -24,7 +25,7 @@ from . import protocol as proto
 from .bus import BUS_NOT_OPEN, BusError
 from .logbound import clip
 from .models import MotorModel, P_MAX
-from .params import PARAMS_BY_NAME, ParamError, parse_index, validate_write
+from .params import ParamError, PARAMS_BY_NAME, parse_index, validate_write
 
 COMM_STATE_OK = 0
 COMM_STATE_BUS_NOT_OPEN = -1
@@ -88,6 +89,7 @@ class JointConfig:
 @dataclass
 class JointRuntime:
     """Decoded state and command bookkeeping of one joint (motor side for state)."""
+
     cfg: JointConfig
     position: float = 0.0
     velocity: float = 0.0

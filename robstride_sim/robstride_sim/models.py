@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
-"""RobStride motor models: the protocol limits of each model and the simulation constants.
+"""
+RobStride motor models: the protocol limits of each model and the simulation constants.
 
 The first four numbers (velocity, torque, kp, kd) are the spec's model limits (INTERFACES.md
 section 2): they are also the ranges the 16-bit fields of the motion-control and feedback

@@ -9,7 +9,7 @@ import math
 
 from . import protocol as proto
 from .models import MotorModel
-from .params import (CAN_TIMEOUT_TICKS_PER_S, PARAMS, PARAMS_BY_NAME, ParamError,
+from .params import (CAN_TIMEOUT_TICKS_PER_S, ParamError, PARAMS, PARAMS_BY_NAME,
                      RUN_MODE_CSP, RUN_MODE_CURRENT, RUN_MODE_MOTION, RUN_MODE_PP,
                      RUN_MODE_VELOCITY, validate_write)
 
@@ -135,7 +135,7 @@ class SimMotor:
     _motion_host = 0xFD
 
     def read_param(self, index: int) -> float:
-        """Current value of a modelled parameter (live values for the read-only ones)."""
+        """Return a modelled parameter's value (live values for the read-only ones)."""
         if index == IDX['mechPos']:
             return self.position
         if index == IDX['mechVel']:

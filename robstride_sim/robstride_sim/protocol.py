@@ -41,17 +41,17 @@ class CanFrame:
 
     @property
     def comm_type(self) -> int:
-        """Communication type, identifier bits 28..24."""
+        """Return the communication type, identifier bits 28..24."""
         return (self.arb_id >> 24) & 0x1F
 
     @property
     def area2(self) -> int:
-        """Data area 2, identifier bits 23..8."""
+        """Return data area 2, identifier bits 23..8."""
         return (self.arb_id >> 8) & 0xFFFF
 
     @property
     def dest(self) -> int:
-        """Destination address, identifier bits 7..0."""
+        """Return the destination address, identifier bits 7..0."""
         return self.arb_id & 0xFF
 
 

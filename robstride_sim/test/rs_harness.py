@@ -18,10 +18,9 @@ from ament_index_python.packages import get_package_prefix
 import rclpy
 from rclpy.executors import SingleThreadedExecutor
 from robstride_interfaces.msg import RobstrideState
-from sensor_msgs.msg import JointState
-
 from robstride_sim.client import RobstrideClient
 from robstride_sim.qos import STATE_QOS
+from sensor_msgs.msg import JointState
 
 DOMAIN_RANGE = range(40, 50)      # this package's share of ROS_DOMAIN_IDs
 MODES = ('sim', 'can')
@@ -92,7 +91,8 @@ def _param_args(params):
 
 @contextlib.contextmanager
 def sim_node(params=None, namespace=None, extra_args=(), wait=True, mode='sim', log=None):
-    """Start robstride_sim_node; yields (process, service prefix). Always stopped after.
+    """
+    Start robstride_sim_node; yields (process, service prefix). Always stopped after.
 
     log: a path to write the node's output to (default: a pipe nobody reads).
     """

@@ -39,7 +39,7 @@ class Adapter:
         self.gone = False
         self.opens = 0
 
-    def open(self):
+    def connect(self):
         if self.gone:
             raise can.CanInitializationError('No such device')
         self.opens += 1
@@ -78,7 +78,7 @@ class Rig:
         self.motors = [SimMotor(1, MODELS['RS02']), SimMotor(2, MODELS['RS03'])]
         self.peer = FakeMotorPeer(self.motors,
                                   lambda: open_python_can('virtual', self.channel)).start()
-        self.bus = CanTransport(self.adapter.open, reopen_s=0.05,
+        self.bus = CanTransport(self.adapter.connect, reopen_s=0.05,
                                 log=lambda lvl, msg: self.logs.append((lvl, msg)))
         joints = [JointConfig('a', 1, MODELS['RS02'], 1, 20.0, 1.0),
                   JointConfig('b', 2, MODELS['RS03'], 1, 100.0, 4.0)]
@@ -147,7 +147,7 @@ def test_bus_that_cannot_open_at_start_reports_not_open_and_recovers():
     channel = new_channel()
     adapter = Adapter(channel)
     adapter.gone = True
-    bus = CanTransport(adapter.open, reopen_s=0.05)
+    bus = CanTransport(adapter.connect, reopen_s=0.05)
     try:
         assert bus.state == BUS_NOT_OPEN
         with pytest.raises(BusError):

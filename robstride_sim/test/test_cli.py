@@ -4,7 +4,7 @@ import subprocess
 
 import pytest
 
-from rs_harness import executable, Monitor, MODES, sim_node
+from rs_harness import executable, MODES, Monitor, sim_node
 
 
 @pytest.fixture(scope='module', params=MODES)

@@ -91,8 +91,8 @@ def test_feedback_decoding_per_model(model):
 
 def test_parameter_read_request_and_replies():
     # type 17 request for run_mode 0x7005 to motor 1: index little-endian in bytes 0..1
-    assert proto.encode_param_read(HOST, 1, 0x7005) == frame(0x1100FD01,
-                                                              0x05, 0x70, 0, 0, 0, 0, 0, 0)
+    assert proto.encode_param_read(HOST, 1, 0x7005) == frame(
+        0x1100FD01, 0x05, 0x70, 0, 0, 0, 0, 0, 0)
     m = SimMotor(1, MODELS['RS02'])
     # success (bits 23..16 = 00), motor 1 in bits 15..8, host in 7..0; u8 value 0 in byte 4
     (reply,) = m.handle(frame(0x1100FD01, 0x05, 0x70, 0, 0, 0, 0, 0, 0), 0.0)

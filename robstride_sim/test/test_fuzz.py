@@ -10,13 +10,12 @@ import math
 import os
 import re
 
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import given, HealthCheck, settings, strategies as st
 import pytest
 from robstride_interfaces.srv import GetDataFromRobstride, SetDataToRobstride
-from sensor_msgs.msg import JointState
-
 from robstride_sim.client import RobstrideClient
 from rs_harness import Monitor, sim_node
+from sensor_msgs.msg import JointState
 
 HOLD = (0.3, -0.2)
 GET_ITEMS = {'position', 'velocity', 'torque', 'effort', 'temperature', 'run_state',
@@ -113,8 +112,8 @@ def test_services_left_nothing_applied_and_valid_requests_work(rig):
     assert_nothing_applied(rig)
     client = rig[0]
     assert client.get(1, 'run_state') == 2.0
-    client.set(2, 'kp', 120.0)
-    client.set(1, '0x700B', 10.0)
+    client.set_data(2, 'kp', 120.0)
+    client.set_data(1, '0x700B', 10.0)
     assert_nothing_applied(rig)
 
 

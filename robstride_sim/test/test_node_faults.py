@@ -8,7 +8,7 @@ from ament_index_python.packages import get_package_share_directory
 import pytest
 
 from robstride_sim.client import RequestRejectedError, RobstrideClient
-from rs_harness import executable, Monitor, MODES, sim_node, stop_process
+from rs_harness import executable, MODES, Monitor, sim_node, stop_process
 
 
 @pytest.fixture(params=MODES)

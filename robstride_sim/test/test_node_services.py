@@ -10,7 +10,7 @@ from robstride_interfaces.srv import GetDataFromRobstride, SetDataToRobstride
 
 from robstride_sim.client import RequestRejectedError, RobstrideClient
 from robstride_sim.params import ParamError
-from rs_harness import Monitor, MODES, sim_node
+from rs_harness import MODES, Monitor, sim_node
 
 
 @pytest.fixture(scope='module', params=MODES)
@@ -81,7 +81,7 @@ def test_set_rejects_unknown_read_only_and_out_of_range(rig):
     assert raw_set(client, 9, 'kp', 1.0) is False          # unknown id
     assert raw_set(client, 2, 'kp', 600.0) is True         # RS03 kp max 5000
     with pytest.raises(ParamError):
-        client.set(1, 'banana', 1.0)                       # client checks locally too
+        client.set_data(1, 'banana', 1.0)                       # client checks locally too
 
 
 def test_commands_move_joint_and_joint_states_follow(rig):
@@ -107,26 +107,26 @@ def test_set_zero_makes_current_position_zero(rig):
 
 def test_parameter_writes_change_the_motor(rig):
     client, mon, _ = rig
-    client.set(2, '0x7005', 5)                    # run_mode CSP
-    client.set(2, str(0x7016), 1.2)               # loc_ref as a decimal index
+    client.set_data(2, '0x7005', 5)                    # run_mode CSP
+    client.set_data(2, str(0x7016), 1.2)               # loc_ref as a decimal index
     mon.wait_for(lambda m: abs(m.joints.position[1] - 1.2) < 0.01, what='CSP at loc_ref')
-    client.set(2, '0x7005', 0)                    # back to motion mode, hold where it is
+    client.set_data(2, '0x7005', 0)                    # back to motion mode, hold where it is
     mon.command_until(['joint_2'], [1.2], lambda m: abs(m.joints.position[1] - 1.2) < 0.01)
 
 
 def test_gains_change_behaviour(rig):
     client, mon, _ = rig
-    client.set(1, 'kp', 0.0)
-    client.set(1, 'kd', 0.0)
-    client.set(1, '0x7006', 0.0)
+    client.set_data(1, 'kp', 0.0)
+    client.set_data(1, 'kd', 0.0)
+    client.set_data(1, '0x7006', 0.0)
     # No stiffness: a constant effort command now accelerates the joint away.
     start = mon.joints.position[0]
     end_time = 5.0
     mon.wait_for(lambda m: (m.command([], [0.0, 1.2], [0.0, 0.0], [0.5, 0.0]) or True)
                  and m.joints.position[0] - start > 0.5, timeout=end_time,
                  what='joint_1 pushed by feed-forward effort')
-    client.set(1, 'kp', 30.0)
-    client.set(1, 'kd', 1.0)
+    client.set_data(1, 'kp', 30.0)
+    client.set_data(1, 'kd', 1.0)
     mon.command_until(['joint_1'], [0.0], lambda m: abs(m.joints.position[0]) < 0.02,
                       what='joint_1 back to 0 with gains restored')
 

@@ -1,6 +1,9 @@
 # SPDX-License-Identifier: Apache-2.0
-"""The installed package layout: config documents every parameter, README installed. (Launch
-files are checked workspace-wide by workspace_tests/test_launch_files.py.)"""
+"""
+The installed package layout: config documents every parameter, README installed.
+
+Launch files are checked workspace-wide by workspace_tests/test_launch_files.py.
+"""
 import os
 
 from ament_index_python.packages import get_package_share_directory

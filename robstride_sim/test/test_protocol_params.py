@@ -6,8 +6,8 @@ import struct
 import pytest
 
 from robstride_sim import protocol as proto
-from robstride_sim.models import MODELS, P_MAX, get_model
-from robstride_sim.params import PARAMS, ParamError, parse_index, validate_write
+from robstride_sim.models import get_model, MODELS, P_MAX
+from robstride_sim.params import ParamError, PARAMS, parse_index, validate_write
 
 RS02 = MODELS['RS02']
 RS03 = MODELS['RS03']

@@ -2,9 +2,11 @@
 """
 SIGINT and SIGTERM at any moment: every executable exits 0 without a traceback.
 
-Moments: during imports (~0.05 s after exec), during start-up, and in steady state (the node
-cycling, the fake motors answering, the CLI waiting for an answer). The processes of one
-executable run side by side to keep the test short.
+Moments: during imports (as soon as the process catches SIGTERM, i.e. the first project
+import ran; rclpy/python-can are still being imported), 0.4 s later (start-up), and in steady
+state (the node cycling, the fake motors answering, the CLI waiting for an answer). The
+processes of one executable run side by side to keep the test short. (Before the first
+project import, during the interpreter's own start-up, no Python code of ours can run.)
 """
 import itertools
 import os
@@ -14,10 +16,31 @@ import time
 
 import pytest
 
-from rs_harness import executable, mode_params, _param_args, stop_process
+from rs_harness import _param_args, executable, mode_params, stop_process
 
 _names = itertools.count()
-EARLY = (0.05, 0.4, 1.2)          # seconds after exec: imports, start-up
+EARLY = (0.0, 0.4)                # seconds after the handlers exist: imports, start-up
+
+
+def catches_sigterm(pid):
+    """Tell whether the process handles SIGTERM yet (SigCgt in /proc/<pid>/status)."""
+    try:
+        with open(f'/proc/{pid}/status') as f:
+            for line in f:
+                if line.startswith('SigCgt:'):
+                    return bool(int(line.split()[1], 16) & (1 << (signal.SIGTERM - 1)))
+    except OSError:
+        pass
+    return False
+
+
+def wait_for_handlers(proc, timeout=30.0):
+    end = time.monotonic() + timeout
+    while time.monotonic() < end and proc.poll() is None:
+        if catches_sigterm(proc.pid):
+            return time.monotonic()
+        time.sleep(0.002)
+    raise AssertionError(f'process {proc.pid} never installed a SIGTERM handler')
 
 
 def launch(cmd, tmp_path):
@@ -47,23 +70,34 @@ def check_exit(proc, log, sig):
         assert bad not in out, f'{signal.Signals(sig).name}: {bad} in output\n{out[-3000:]}'
 
 
-def run_moments(make_cmd, tmp_path, ready_text):
-    """Start one process per (signal, moment) and signal each at its moment."""
-    runs = []
-    start = time.monotonic()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        for delay in EARLY:
-            runs.append((sig, start + delay, *launch(make_cmd(), tmp_path)))
-    for sig, when, proc, log in sorted(runs, key=lambda r: r[1]):
-        time.sleep(max(0.0, when - time.monotonic()))
+def signal_at_moments(make_cmd, tmp_path, delays, ready_text=None):
+    """
+    One process per (signal, moment), all started together.
+
+    delays: seconds after the process's handlers exist; with ready_text, one more process per
+    signal is signalled 0.5 s after it printed that text (steady state).
+    """
+    runs = [(sig, delay, *launch(make_cmd(), tmp_path))
+            for sig in (signal.SIGINT, signal.SIGTERM) for delay in delays]
+    steady = ([(sig, *launch(make_cmd(), tmp_path)) for sig in (signal.SIGINT, signal.SIGTERM)]
+              if ready_text else [])
+    for sig, delay, proc, log in runs:
+        if delay == 0.0:
+            wait_for_handlers(proc)
+            proc.send_signal(sig)
+    ready = {id(proc): wait_for_handlers(proc) for _, delay, proc, _ in runs if delay}
+    for sig, delay, proc, log in sorted(runs, key=lambda r: r[1]):
+        if delay:
+            time.sleep(max(0.0, ready[id(proc)] + delay - time.monotonic()))
+            proc.send_signal(sig)
+    for sig, proc, log in steady:
+        wait_for_text(log, ready_text)
+    time.sleep(0.5)
+    for sig, proc, log in steady:
         proc.send_signal(sig)
     for sig, _, proc, log in runs:
         check_exit(proc, log, sig)
-    for sig in (signal.SIGINT, signal.SIGTERM):        # steady state
-        proc, log = launch(make_cmd(), tmp_path)
-        wait_for_text(log, ready_text)
-        time.sleep(0.5)
-        proc.send_signal(sig)
+    for sig, proc, log in steady:
         check_exit(proc, log, sig)
 
 
@@ -73,27 +107,19 @@ def test_node_exits_cleanly_on_signals(ros, tmp_path, mode):
         ns = f'/rs_sig_{os.getpid()}_{next(_names)}'
         return [executable('robstride_sim_node'), '--ros-args', '-r', f'__ns:={ns}',
                 *_param_args(mode_params(mode))]
-    run_moments(cmd, tmp_path, 'RobStride motor(s)')
+    # The start-up path is the same in both modes; 'can' adds the CAN threads to stop.
+    signal_at_moments(cmd, tmp_path, EARLY if mode == 'sim' else (), 'RobStride motor(s)')
 
 
 def test_fake_motors_exit_cleanly_on_signals(tmp_path):
     def cmd():
         return [executable('robstride_fake_motors'), '--interface', 'virtual', '--channel',
                 f'sig{next(_names)}', '--motors', '1:RS02,2:RS03']
-    run_moments(cmd, tmp_path, 'robstride_fake_motors: id 1')
+    signal_at_moments(cmd, tmp_path, EARLY, 'robstride_fake_motors: id 1')
 
 
 def test_cli_exits_cleanly_on_signals(ros, tmp_path):
     def cmd():                  # waits up to 60 s for a node that does not exist
         return [executable('robstride_cli'), '--prefix', f'/nobody_{next(_names)}/x',
                 '--timeout', '60', 'get', '1', 'position']
-    runs = []
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        for delay in EARLY + (3.0,):
-            runs.append((sig, delay, *launch(cmd(), tmp_path)))
-    start = time.monotonic()
-    for sig, delay, proc, log in sorted(runs, key=lambda r: r[1]):
-        time.sleep(max(0.0, start + delay - time.monotonic()))
-        proc.send_signal(sig)
-    for sig, _, proc, log in runs:
-        check_exit(proc, log, sig)
+    signal_at_moments(cmd, tmp_path, EARLY + (3.0,))
