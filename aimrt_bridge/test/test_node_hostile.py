@@ -87,8 +87,8 @@ BODIES = st.one_of(st.binary(max_size=600),
        content_type=st.sampled_from(['application/protobuf', 'application/json',
                                      'application/json; charset=utf-8', 'text/html', '',
                                      'application/protobuf' + 'x' * 5000]))
-def test_any_body_is_published_once_with_200_or_refused_with_4xx(node, topic, data,
-                                                                  content_type):
+def test_any_body_is_published_once_with_200_or_refused_with_4xx(
+        node, topic, data, content_type):
     cls = TYPES.get(topic, JointState)
     msg_type = data.draw(st.sampled_from([
         'pb:' + cls.DESCRIPTOR.full_name, 'pb:aimrt.protocols.sensor.ImuState',
