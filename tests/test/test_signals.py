@@ -8,12 +8,14 @@ test. Each one is started as a user would start it (ARGUMENTS gives a CLI what i
 run at all, e.g. a verb; rclpy nodes get their package's shipped parameters from PARAMS
 where they need them), then stopped with SIGINT and with SIGTERM at three moments:
 
-- imports: 0.02 s after the interpreter has finished its own start-up, i.e. while the
-  executable's script imports its modules (rclpy, DDS, numpy...). The interpreter's start-up
-  before that (~0.1 s here, dominated by the venv's .pth hooks) runs no code of the
-  workspace, so no executable can handle a signal there; the moment is found by
-  PYTHONPROFILEIMPORTTIME's report of the 'site' import, which ends that start-up.
-  Executables that are not Python programs get 0.05 s after the start.
+- imports: 0.02 s after the executable's script has imported its first module, i.e.
+  while it imports the rest (rclpy, DDS, numpy...). The interpreter's own start-up before
+  the script runs (0.1 s on an idle machine, over 1 s on a loaded one: the venv's .pth
+  hooks and sitecustomize, then the check of argv[0] as an import path) runs no code of the
+  workspace, so no executable can handle a signal there. PYTHONPROFILEIMPORTTIME reports
+  every finished import on stderr: the first report after the one of 'site' is the
+  script's first import. Executables that are not Python programs (no such report within
+  SITE_TIMEOUT) get the signal 0.05 s after the start.
 - start-up: 0.4 s later (nodes are being created, endpoints discovered),
 - steady: 2 s later.
 
@@ -69,8 +71,9 @@ IMPORTS_DELAY = 0.02   # s after the interpreter's start-up
 NOT_PYTHON_DELAY = 0.05  # s after the start, for executables that are not Python
 MOMENTS = {'imports': 0.0, 'start-up': 0.4, 'steady': 2.0}  # s after the imports moment
 SIGNALS = (signal.SIGINT, signal.SIGTERM)
-EXIT_TIMEOUT = 10.0    # s a process gets to exit after the signal
+EXIT_TIMEOUT = 20.0    # s a process gets to exit after the signal (imports on a loaded host)
 SITE_TIMEOUT = 10.0    # s to wait for the interpreter's start-up
+FIRST_IMPORT_TIMEOUT = 3.0  # s to wait for the script's first import after it
 PARALLEL = 2
 _IMPORT_LINE = 'import time:'
 
@@ -157,14 +160,15 @@ class Run:
                 cwd=tmp, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                 stderr=subprocess.STDOUT, text=True, errors='replace')
             started = time.monotonic()
-            site_done = threading.Event()
-            reader = threading.Thread(target=self._read, args=(proc, site_done), daemon=True)
+            site_done, script_imports = threading.Event(), threading.Event()
+            reader = threading.Thread(target=self._read,
+                                      args=(proc, site_done, script_imports), daemon=True)
             reader.start()
             if site_done.wait(SITE_TIMEOUT):
-                base = IMPORTS_DELAY
+                script_imports.wait(FIRST_IMPORT_TIMEOUT)
+                at = time.monotonic() + IMPORTS_DELAY
             else:
-                base = NOT_PYTHON_DELAY
-            at = (time.monotonic() if site_done.is_set() else started) + base
+                at = started + NOT_PYTHON_DELAY
             at += MOMENTS[self.moment]
             while proc.poll() is None and time.monotonic() < at:
                 time.sleep(min(0.005, max(0.0, at - time.monotonic())))
@@ -180,11 +184,13 @@ class Run:
             reader.join(5.0)
         return self
 
-    def _read(self, proc, site_done):
+    def _read(self, proc, site_done, script_imports):
         for line in proc.stdout:
             line = line.rstrip('\n')
             if line.startswith(_IMPORT_LINE):
-                if line.endswith('| site'):
+                if site_done.is_set():
+                    script_imports.set()
+                elif line.endswith('| site'):
                     site_done.set()
                 continue
             self.output.append(line)
