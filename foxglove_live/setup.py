@@ -1,4 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
+from glob import glob
+
 from setuptools import find_packages, setup
 
 package_name = 'foxglove_live'
@@ -18,9 +20,6 @@ setup(
     description='Foxglove WebSocket live view of every ROS 2 topic (ros2msg schema, raw CDR).',
     license='Apache-2.0',
     tests_require=['pytest'],
-    entry_points={
-        'console_scripts': [
-            'foxglove_server = foxglove_live.server:console_main',
-        ],
-    },
+    # Launcher script (handlers before imports: ros2bag_mcap/stop.py).
+    scripts=glob('bin/*'),
 )

@@ -1,4 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
+from glob import glob
+
 from setuptools import find_packages, setup
 
 package_name = 'ros2bag_mcap'
@@ -18,10 +20,7 @@ setup(
     description='rosbag2-format MCAP bags (record/play/info/reindex) and bag plots on rclpy.',
     license='Apache-2.0',
     tests_require=['pytest'],
-    entry_points={
-        'console_scripts': [
-            'ros2bag = ros2bag_mcap.cli:console_main',
-            'bag_plot = ros2bag_mcap.plot:main',
-        ],
-    },
+    # Launcher scripts instead of console_scripts: they install the SIGINT/SIGTERM handlers
+    # before any import (ros2bag_mcap/stop.py); the generated wrappers scan metadata first.
+    scripts=glob('bin/*'),
 )

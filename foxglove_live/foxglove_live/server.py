@@ -9,7 +9,6 @@ bytes exactly as received from a raw subscription whose QoS matches the topic's 
 (ros2bag_mcap.qos). Messages are only handed to the SDK while a client subscribes.
 """
 
-import signal
 import sys
 import time
 
@@ -17,6 +16,7 @@ import foxglove
 import rclpy
 from rclpy.signals import SignalHandlerOptions
 from ros2bag_mcap import qos as qos_util
+from ros2bag_mcap import stop
 from ros2bag_mcap.schema import DefinitionNotFound, message_class, message_definition
 
 DISCOVERY_PERIOD = 0.5
@@ -76,11 +76,13 @@ class FoxgloveBridge:
         self.server.stop()
 
 
-def main(args=None):
-    rclpy.init(args=args, signal_handler_options=SignalHandlerOptions.NO)
-    stop = []
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(sig, lambda *_: stop.append(True))
+def main(argv=None):
+    """Run the server until SIGINT/SIGTERM (stop request); returns the exit code."""
+    stop.install()
+    if stop.requested():
+        return 0
+    rclpy.init(args=['foxglove_server'] + list(argv or []),
+               signal_handler_options=SignalHandlerOptions.NO)
     node = rclpy.create_node('foxglove_server')
     bridge = None
     try:
@@ -96,7 +98,7 @@ def main(args=None):
         executor = EventsExecutor()
         executor.add_node(node)
         next_discovery = 0.0
-        while not stop and rclpy.ok():
+        while not stop.requested() and rclpy.ok():
             now = time.monotonic()
             if now >= next_discovery:
                 bridge.discover()
@@ -110,6 +112,3 @@ def main(args=None):
         node.destroy_node()
         rclpy.try_shutdown()
 
-
-def console_main():
-    sys.exit(main())

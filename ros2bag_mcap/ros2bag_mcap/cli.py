@@ -9,6 +9,8 @@ the exit code; the `ros2` command's bag verb and the `ros2bag` executable both c
 import argparse
 import sys
 
+from . import stop
+
 
 def build_parser():
     parser = argparse.ArgumentParser(
@@ -39,6 +41,9 @@ def build_parser():
     play.add_argument('--qos-profile-overrides-path', help='YAML file of QoS per topic')
     play.add_argument('-d', '--delay', type=float, default=0.0,
                       help='wait this many seconds (for discovery) before playing')
+    play.add_argument('--rt-priority', type=int, default=0, choices=range(0, 100),
+                      metavar='0-99',
+                      help='play from a SCHED_FIFO thread of this priority (0: off)')
 
     inf = verbs.add_parser('info', help='summary of a bag; reports a killed recording')
     inf.add_argument('bag', help='bag directory')
@@ -49,11 +54,12 @@ def build_parser():
 
 def main(argv):
     """Run one `ros2 bag` verb; returns the process exit code."""
+    stop.install()      # SIGINT/SIGTERM: a stop request the verbs check (stop.py)
     argv = list(argv)
     ros_args = None
     if '--ros-args' in argv:
         i = argv.index('--ros-args')
-        argv, ros_args = argv[:i], ['--ros-args'] + argv[i + 1:]
+        argv, ros_args = argv[:i], ['ros2bag', '--ros-args'] + argv[i + 1:]
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
@@ -74,11 +80,3 @@ def main(argv):
     if args.verb == 'info':
         return info.run_info(args)
     return info.run_reindex(args)
-
-
-def console_main():
-    """Entry point of the `ros2bag` executable."""
-    try:
-        sys.exit(main(sys.argv[1:]))
-    except KeyboardInterrupt:
-        sys.exit(0)

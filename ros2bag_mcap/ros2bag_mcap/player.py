@@ -8,7 +8,7 @@ as they are (`Publisher.publish(bytes)`). The difference between the actual publ
 the due time is the timing error reported at the end (p50/p99/max).
 """
 
-import signal
+import os
 import sys
 import time
 
@@ -17,6 +17,7 @@ import rclpy
 from rclpy.signals import SignalHandlerOptions
 
 from . import qos as qos_util
+from . import stop as stop_request
 from .bag import read_messages, read_metadata
 from .schema import DefinitionNotFound, message_class
 
@@ -78,7 +79,9 @@ class Player:
         self._stop = True
 
     def play(self):
-        stopped = lambda: self._stop  # noqa: E731
+        def stopped():
+            return self._stop or stop_request.requested()
+
         if not self.messages:
             self.out('[WARN] nothing to play')
             return
@@ -87,12 +90,12 @@ class Player:
         start = time.monotonic() + self.delay
         publishers = self.publishers
         errors = self.errors_ns
-        while not self._stop:
+        while not stopped():
             base_ns = int(start * 1e9)
             for topic, data, t in self.messages:
                 due = start + (t - t0) / 1e9 / self.rate
                 _sleep_until(due, stopped)
-                if self._stop:
+                if stopped():
                     break
                 publishers[topic].publish(data)
                 errors.append(time.monotonic_ns() - base_ns - int((t - t0) / self.rate))
@@ -121,6 +124,8 @@ def run(args):
         except ValueError as exc:
             print(f'error: {exc}', file=sys.stderr)
             return 2
+    if stop_request.requested():
+        return 0
     rclpy.init(args=args.ros_args, signal_handler_options=SignalHandlerOptions.NO)
     player = None
     try:
@@ -130,10 +135,14 @@ def run(args):
         except ValueError as exc:
             print(f'error: {exc}', file=sys.stderr)
             return 2
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            signal.signal(sig, player.stop)
+        if args.rt_priority:
+            try:
+                os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(args.rt_priority))
+            except (OSError, AttributeError) as exc:
+                print(f'[WARN] --rt-priority {args.rt_priority}: SCHED_FIFO not available '
+                      f'({exc}); playing at normal priority', file=sys.stderr)
         player.play()
-        if not player._stop:
+        if not player._stop and not stop_request.requested():
             time.sleep(0.5)     # let reliable samples still in flight reach subscribers
         player.report()
         return 0

@@ -14,14 +14,11 @@ import argparse
 import os
 import sys
 
-import matplotlib
-matplotlib.use('Agg')
-import matplotlib.pyplot as plt  # noqa: E402
-from mcap.reader import make_reader  # noqa: E402
-from mcap_ros2.decoder import DecoderFactory  # noqa: E402
-import numpy as np  # noqa: E402
+from . import stop
 
-from .bag import bag_files, read_metadata  # noqa: E402
+# matplotlib, numpy, mcap and mcap_ros2 are imported when a bag is plotted, after the
+# arguments are parsed: matplotlib alone takes seconds to import on a loaded machine, and
+# `--help` or a Ctrl-C during start-up should not wait for it.
 
 HB50_TYPE = 'hb50_commons/msg/BridgeData'
 LOWSTATE_TYPE = 'pnd_adam/msg/LowState'
@@ -38,6 +35,10 @@ def load(uri):
 
     Only the HB50 and PND types are decoded, the rest only timed.
     """
+    from mcap.reader import make_reader
+    from mcap_ros2.decoder import DecoderFactory
+
+    from .bag import bag_files
     topics = {}
     factory = DecoderFactory()
     decoders = {}
@@ -59,6 +60,7 @@ def load(uri):
 
 def _lines(fig):
     """Read back what the figure shows: {axes title: {line label: (x, y)}}."""
+    import numpy as np
     out = {}
     for ax in fig.axes:
         out[ax.get_title()] = {ln.get_label(): (np.asarray(ln.get_xdata()),
@@ -70,11 +72,20 @@ def _lines(fig):
 def _save(fig, path):
     data = _lines(fig)
     fig.savefig(path, dpi=100)
-    plt.close(fig)
+    _pyplot().close(fig)
     return data
 
 
+def _pyplot():
+    import matplotlib
+    matplotlib.use('Agg')
+    import matplotlib.pyplot as plt
+    return plt
+
+
 def plot_hb50(topic, times, msgs, t0, path):
+    import numpy as np
+    plt = _pyplot()
     t = (np.asarray(times, dtype=np.int64) - t0) / 1e9
     names = list(msgs[0].joint_name) or [f'j{i}' for i in range(len(msgs[0].joint_position))]
     fields = (('joint_position', 'position', 'rad'), ('joint_velocity', 'velocity', 'rad/s'),
@@ -94,6 +105,8 @@ def plot_hb50(topic, times, msgs, t0, path):
 
 
 def plot_lowstate(topic, times, msgs, t0, path):
+    import numpy as np
+    plt = _pyplot()
     t = (np.asarray(times, dtype=np.int64) - t0) / 1e9
     n = len(msgs[0].motor_state)
     fields = (('q', 'position q', 'rad'), ('dq', 'velocity dq', 'rad/s'),
@@ -115,12 +128,14 @@ def plot_lowstate(topic, times, msgs, t0, path):
 
 def rate_series(times, t0, t_end, bin_s=RATE_BIN):
     """Return (bin centres s, messages/s per bin) of one topic."""
+    import numpy as np
     edges = np.arange(0.0, max(t_end - t0, 1) / 1e9 + bin_s, bin_s)
     counts, _ = np.histogram((np.asarray(times, dtype=np.int64) - t0) / 1e9, bins=edges)
     return (edges[:-1] + edges[1:]) / 2, counts / bin_s
 
 
 def plot_rates(topics, t0, t_end, path):
+    plt = _pyplot()
     fig, ax = plt.subplots(figsize=(12, 6))
     for topic in sorted(topics):
         x, y = rate_series(topics[topic][1], t0, t_end)
@@ -136,6 +151,7 @@ def plot_rates(topics, t0, t_end, path):
 
 def plot_bag(uri, outdir):
     """Write the figures; return {png path: {axes title: {label: (x, y)}}}."""
+    from .bag import read_metadata
     read_metadata(uri)
     topics = load(uri)
     os.makedirs(outdir, exist_ok=True)
@@ -145,6 +161,8 @@ def plot_bag(uri, outdir):
     t0, t_end = min(every), max(every)
     out = {}
     for topic, (type_name, times, msgs) in sorted(topics.items()):
+        if stop.requested():
+            return out
         if type_name == HB50_TYPE and msgs:
             path = os.path.join(outdir, f'hb50_joints_{_safe(topic)}.png')
             out[path] = plot_hb50(topic, times, msgs, t0, path)
@@ -162,6 +180,8 @@ def main(argv=None):
     parser.add_argument('-o', '--output', default=None,
                         help='folder for the PNG files (default <bag>/plots)')
     args = parser.parse_args(argv)
+    if stop.requested():
+        return 0
     try:
         written = plot_bag(args.bag, args.output or os.path.join(args.bag, 'plots'))
     except (ValueError, OSError) as exc:

@@ -9,7 +9,6 @@ picked up by a 100 ms graph poll, as rosbag2 does.
 """
 
 import re
-import signal
 import sys
 import time
 
@@ -17,6 +16,7 @@ import rclpy
 from rclpy.signals import SignalHandlerOptions
 
 from . import qos as qos_util
+from . import stop as stop_request
 from .bag import BagWriter
 from .schema import DefinitionNotFound, message_class
 
@@ -95,7 +95,7 @@ class Recorder:
         executor.add_node(self.node)
         next_discovery = 0.0
         try:
-            while not self._stop and self.node.context.ok():
+            while not self._stop and not stop_request.requested() and self.node.context.ok():
                 now = time.monotonic()
                 if now >= next_discovery:
                     self.discover()
@@ -146,6 +146,8 @@ def run(args):
         print('error: --max-bag-duration must be >= 0', file=sys.stderr)
         return 2
     uri = args.output or default_name()
+    if stop_request.requested():
+        return 0
     rclpy.init(args=args.ros_args, signal_handler_options=SignalHandlerOptions.NO)
     recorder = None
     try:
@@ -155,8 +157,6 @@ def run(args):
         except (FileExistsError, OSError) as exc:
             print(f'error: {exc}', file=sys.stderr)
             return 1
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            signal.signal(sig, recorder.stop)
         from rclpy.experimental import EventsExecutor
         executor = EventsExecutor()
         print(f'[INFO] Recording to {uri} (Ctrl-C stops and closes the bag)', flush=True)

@@ -98,12 +98,21 @@ class Probe:
     Keeps (receive ns, message or raw bytes) per topic.
     """
 
-    def __init__(self, topics, raw=False, depth=1000):
+    def __init__(self, topics, raw=False, depth=1000, rt_priority=0):
         import rclpy
         from rclpy.experimental import EventsExecutor
         from rclpy.qos import QoSProfile, ReliabilityPolicy
 
         from .schema import message_class
+        previous = None
+        if rt_priority:
+            # Threads inherit the policy of their creator: the DDS threads of this probe's
+            # participant and its spin thread run SCHED_FIFO, the caller is restored below.
+            try:
+                previous = (os.sched_getscheduler(0), os.sched_getparam(0))
+                os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(rt_priority))
+            except OSError:
+                previous = None
         self.context = rclpy.Context()
         self.context.init()
         self.node = rclpy.create_node('bag_test_probe', context=self.context,
@@ -121,6 +130,8 @@ class Probe:
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._spin, daemon=True)
         self._thread.start()
+        if previous is not None:
+            os.sched_setscheduler(0, *previous)
 
     def _cb(self, topic):
         rec = self.records[topic]
