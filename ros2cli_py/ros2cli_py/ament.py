@@ -16,7 +16,8 @@ INTERFACE_KINDS = ('msg', 'srv', 'action')
 
 
 def add_toolchain_prefix():
-    """Put the interpreter's own prefix (the PyPI venv) on AMENT_PREFIX_PATH if it has an index.
+    """
+    Put the interpreter's own prefix (the PyPI venv) on AMENT_PREFIX_PATH if it has an index.
 
     The ROS 2 wheels install their packages (rcl_interfaces, std_msgs, ...) into the venv's
     share/ament_index; sourcing the workspace alone does not name that prefix.
@@ -43,7 +44,7 @@ def package_prefix(name):
 
 
 def executable_paths(package):
-    """Executable files below <prefix>/lib/<package>, sorted like ros2pkg."""
+    """List the executable files below <prefix>/lib/<package>, sorted like ros2pkg."""
     base = os.path.join(package_prefix(package), 'lib', package)
     found = []
     for dirpath, dirnames, filenames in os.walk(base):
@@ -84,7 +85,8 @@ def all_interfaces():
 
 
 def resolve_interface(identifier, kinds=INTERFACE_KINDS):
-    """(package, kind, name) of 'pkg/kind/Name', or of the short form 'pkg/Name'.
+    """
+    (package, kind, name) of 'pkg/kind/Name', or of the short form 'pkg/Name'.
 
     The short form picks the first of ``kinds`` the package defines the name in.
     """

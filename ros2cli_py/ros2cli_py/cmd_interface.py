@@ -3,10 +3,9 @@
 
 import sys
 
-from rosidl_adapter.parser import parse_message_string
-
 from ros2cli_py import ament
 from ros2cli_py.errors import CommandError
+from rosidl_adapter.parser import parse_message_string
 
 _SEPARATORS = ('---',)
 
@@ -17,8 +16,10 @@ def add_interface(parser):
     verbs.required = True
 
     def kind_filters(p):
-        p.add_argument('-m', '--only-msgs', action='store_true', help='Print out only the messages')
-        p.add_argument('-s', '--only-srvs', action='store_true', help='Print out only the services')
+        p.add_argument('-m', '--only-msgs', action='store_true',
+                       help='Print out only the messages')
+        p.add_argument('-s', '--only-srvs', action='store_true',
+                       help='Print out only the services')
         p.add_argument('-a', '--only-actions', action='store_true',
                        help='Print out only the actions')
 
@@ -127,7 +128,7 @@ def _print_line(line, show_comments, indent, out):
 
 
 def show_lines(identifier, show_comments=True, show_nested_comments=False):
-    """The lines `ros2 interface show` prints for a type: nested message types expanded."""
+    """Return the lines `ros2 interface show` prints for a type, nested types expanded."""
     package, kind, name = ament.resolve_interface(identifier)
     out = []
 

@@ -11,12 +11,11 @@ from rcl_interfaces.srv import GetParameters
 from rcl_interfaces.srv import ListParameters
 from rcl_interfaces.srv import SetParameters
 from rclpy.parameter import get_parameter_value
-import yaml
-
 from ros2cli_py.cmd_topic import add_node_arguments
 from ros2cli_py.errors import CommandError
 from ros2cli_py.graph import absolute_node_name
 from ros2cli_py.graph import CliNode
+import yaml
 
 SERVICE_TIMEOUT_S = 5.0
 
@@ -108,7 +107,7 @@ def _get_values(cli, node, names):
 
 
 def plain_value(pvalue):
-    """The Python value of a ParameterValue (lists for arrays), None if not set."""
+    """Return the Python value of a ParameterValue (lists for arrays), None if not set."""
     entry = _GET_LABELS.get(pvalue.type)
     if entry is None:
         return None
@@ -193,8 +192,8 @@ def param_set(args):
         response = _call(cli, node, SetParameters, 'set_parameters', request)
     result = response.results[0]
     if not result.successful:
-        raise CommandError('Setting parameter failed' + (f': {result.reason}'
-                                                          if result.reason else ''))
+        reason = f': {result.reason}' if result.reason else ''
+        raise CommandError('Setting parameter failed' + reason)
     print('Set parameter successful' + (f': {result.reason}' if result.reason else ''))
     return 0
 

@@ -11,8 +11,8 @@ from ros2cli_py.errors import CommandError
 from ros2cli_py.graph import CliNode
 from ros2cli_py.graph import expand_topic
 from ros2cli_py.graph import MAX_DISCOVERY_S
-from ros2cli_py.types import get_type_class
-from ros2cli_py.types import type_string
+from ros2cli_py.typeclass import get_type_class
+from ros2cli_py.typeclass import type_string
 
 
 def add_service(parser):
@@ -30,14 +30,14 @@ def add_service(parser):
     p.set_defaults(func=service_list)
     p = verbs.add_parser('type', help="Output a service's type")
     add_node_arguments(p)
-    p.add_argument('service_name', help="Name of the ROS service to get type (e.g. "
+    p.add_argument('service_name', help='Name of the ROS service to get type (e.g. '
                                         "'/talker/list_parameters')")
     p.set_defaults(func=service_type)
     p = verbs.add_parser('call', help='Call a service')
     add_node_arguments(p)
-    p.add_argument('service_name', help="Name of the ROS service to call to (e.g. "
+    p.add_argument('service_name', help='Name of the ROS service to call to (e.g. '
                                         "'/add_two_ints')")
-    p.add_argument('service_type', help="Type of the ROS service (e.g. "
+    p.add_argument('service_type', help='Type of the ROS service (e.g. '
                                         "'std_srvs/srv/Empty')")
     p.add_argument('values', nargs='?', default='{}',
                    help='Values to fill the service request with in YAML format (e.g. '
@@ -83,6 +83,14 @@ def service_type(args):
     return 0
 
 
+def _check_type(cli, name, srv_class):
+    """Raise CommandError if the graph has the service with another type than given."""
+    types = _service_types(cli, name)
+    wanted = type_string(srv_class)
+    if types and wanted not in types:
+        raise CommandError(f"Service '{name}' has type [{', '.join(types)}], not '{wanted}'")
+
+
 def service_call(args):
     """Call a service with a request built from YAML and print the response."""
     name = expand_topic(args.service_name, 'service')
@@ -97,16 +105,13 @@ def service_call(args):
     with CliNode(spin_time=args.spin_time) as cli:
         client = cli.node.create_client(srv_class, name)
         if not client.service_is_ready():
-            types = cli.wait_until(lambda: _service_types(cli, name), 1.0)
-            wanted = type_string(srv_class)
-            if types and wanted not in types:
-                raise CommandError(f"Service '{name}' has type [{', '.join(types)}], not "
-                                   f"'{wanted}'")
             # like ros2cli: say so only when it is not there within a second
             if not cli.wait_until(client.service_is_ready, 1.0):
+                _check_type(cli, name, srv_class)
                 print('waiting for service to become available...', flush=True)
             if not cli.wait_until(client.service_is_ready,
                                   float('inf') if wait is None else wait):
+                _check_type(cli, name, srv_class)
                 raise CommandError(f"Service '{name}' is not available (waited {wait} s)")
         period = None if args.rate is None else 1.0 / args.rate
         while True:

@@ -14,7 +14,7 @@ from ros2cli_py.graph import MAX_DISCOVERY_S
 from ros2cli_py.qos import add_qos_arguments
 from ros2cli_py.qos import choose_subscription_qos
 from ros2cli_py.qos import profile_from_args
-from ros2cli_py.types import get_type_class
+from ros2cli_py.typeclass import get_type_class
 
 DEFAULT_TRUNCATE_LENGTH = 128
 
@@ -261,7 +261,8 @@ def topic_info(args):
 # -- helpers for the subscribing verbs ---------------------------------------------------------
 
 def _resolve_type(cli, topic, given=None, blocking=False, wait=None):
-    """The message class of a topic: the given type, else the one in the graph.
+    """
+    Return the message class of a topic: the given type, else the one in the graph.
 
     Waits for discovery up to ``wait`` s (default MAX_DISCOVERY_S); ``blocking`` waits
     forever with ros2cli's warning.
@@ -550,7 +551,7 @@ def topic_delay(args):
 # -- pub ---------------------------------------------------------------------------------------
 
 def parse_yaml_mapping(text):
-    """A YAML mapping from the command line; CommandError for anything else."""
+    """Parse a YAML mapping from the command line; CommandError for anything else."""
     import yaml
     try:
         values = yaml.safe_load(text)
@@ -607,4 +608,3 @@ def topic_pub(args):
                 return 0
             next_time += period
             cli.spin_for(max(0.0, next_time - time.monotonic()))
-

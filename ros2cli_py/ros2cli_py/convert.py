@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Messages to YAML/CSV and YAML values to messages, with rosidl_runtime_py's rules.
+"""
+Messages to YAML/CSV and YAML values to messages, with rosidl_runtime_py's rules.
 
 The output layout is that of ``ros2 topic echo`` (rosidl_runtime_py.message_to_yaml): fields in
 definition order, block style, PyYAML's list layout, bytes as strings of their code points,
@@ -38,7 +39,7 @@ _Dumper.add_representer(OrderedDict, _represent_ordered)
 
 
 def is_message(value):
-    """True for an instance of a generated rosidl message class."""
+    """Tell whether ``value`` is an instance of a generated rosidl message class."""
     return hasattr(value, 'get_fields_and_field_types') and hasattr(value, 'SLOT_TYPES')
 
 
@@ -151,7 +152,7 @@ def _import_namespaced(nstype):
 
 
 def new_message(cls):
-    """An instance whose setters check types and ranges (ROS_PYTHON_CHECK_FIELDS or not)."""
+    """Create an instance whose setters check types and ranges (whatever the environment)."""
     try:
         return cls(check_fields=True)
     except TypeError:       # generators without check_fields (before Iron) always check
@@ -159,7 +160,7 @@ def new_message(cls):
 
 
 def _basic(value, slot_type, path):
-    """A Python value for a BasicType / string field, refusing lossy conversions."""
+    """Convert a value for a BasicType / string field, refusing lossy conversions."""
     if isinstance(slot_type, (AbstractString, AbstractWString)):
         if isinstance(value, (dict, list)):
             raise FieldError(f"{path}: expected a string, got '{value}'")
@@ -187,7 +188,7 @@ def _basic(value, slot_type, path):
                 raise FieldError(f"{path}: expected a number, got '{value}'") from None
         value = float(value)
         if name == 'float' and math.isfinite(value) and abs(value) > _FLT_MAX:
-            raise FieldError(f"{path}: {value} is out of the range of float32")
+            raise FieldError(f'{path}: {value} is out of the range of float32')
         return value
     # integer types and char
     if isinstance(value, bool):
@@ -233,7 +234,8 @@ class Stamper:
 
 
 def set_message_fields(msg, values, stamper=None, path=''):
-    """Fill ``msg`` from a YAML mapping; unnamed fields keep their defaults.
+    """
+    Fill ``msg`` from a YAML mapping; unnamed fields keep their defaults.
 
     'auto' for a std_msgs/Header and 'now' for a builtin_interfaces/Time register a setter in
     ``stamper`` (stamped at each publish), as ros2cli's pub does.

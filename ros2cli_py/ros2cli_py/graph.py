@@ -151,7 +151,7 @@ def full_node_name(namespace, name):
 
 
 def absolute_node_name(name):
-    """A node name with its leading '/'."""
+    """Return a node name with its leading '/'."""
     return name if name.startswith('/') else '/' + name
 
 

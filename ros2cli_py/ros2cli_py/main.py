@@ -14,9 +14,8 @@ from ros2cli_py.errors import CommandError
 NO_DELEGATE_ENV = 'ROS2CLI_PY_NO_DELEGATE'
 
 
-
 def real_ros2cli_main():
-    """The real ros2cli's main() if that package is importable, else None."""
+    """Return the real ros2cli's main() if that package is importable, else None."""
     if os.environ.get(NO_DELEGATE_ENV) == '1':
         return None
     if importlib.util.find_spec('ros2cli') is None:
@@ -76,7 +75,7 @@ _COMMANDS = {
 
 
 def build_parser(command=None):
-    """The argparse tree: every command, the verbs of ``command`` only (fast start-up)."""
+    """Build the argparse tree: every command, the verbs of ``command`` only (fast start)."""
     parser = argparse.ArgumentParser(
         prog='ros2', description='ros2 is an extensible command-line tool for ROS 2 '
         "(this workspace's implementation for the PyPI toolchain: ros2cli_py).",

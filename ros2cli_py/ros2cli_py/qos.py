@@ -36,7 +36,7 @@ def nonnegative_float(text):
 
 
 def add_qos_arguments(parser, entity, default_profile):
-    """The --qos-* options of ros2topic's pub/echo."""
+    """Add the --qos-* options of ros2topic's pub/echo."""
     parser.add_argument(
         '--qos-profile', choices=QoSPresetProfiles.short_keys(), default=default_profile,
         help=f'Quality of service preset profile to {entity} with '
@@ -74,7 +74,7 @@ def _overridden(args):
 
 
 def profile_from_args(args):
-    """The preset named by --qos-profile with every --qos-* override applied."""
+    """Return the preset named by --qos-profile with every --qos-* override applied."""
     profile = QoSPresetProfiles.get_from_short_key(args.qos_profile)
     if args.qos_reliability is not None:
         profile.reliability = ReliabilityPolicy.get_from_short_key(args.qos_reliability)
@@ -97,7 +97,8 @@ def profile_from_args(args):
 
 
 def choose_subscription_qos(node, topic, args):
-    """Echo's QoS: the user's --qos-* if any, else the preset adapted to the publishers.
+    """
+    Echo's QoS: the user's --qos-* if any, else the preset adapted to the publishers.
 
     Reliable only if every publisher offers RELIABLE, transient local only if every one
     offers TRANSIENT_LOCAL; a mix falls back to best effort / volatile with ros2cli's notice.

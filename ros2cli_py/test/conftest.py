@@ -17,7 +17,7 @@ FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'fixtures')
 
 
 def ros2_path():
-    """The installed `ros2` wrapper of this package (what PATH finds after sourcing)."""
+    """Return the installed `ros2` wrapper (what PATH finds after sourcing)."""
     return os.path.join(get_package_prefix('ros2cli_py'), 'bin', 'ros2')
 
 

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
-"""`ros2 topic echo` output format and options, `ros2 topic pub`, against a fixture talker.
+"""
+`ros2 topic echo` output format and options, `ros2 topic pub`, against a fixture talker.
 
 Expected texts are written by hand from ros2cli's rules (rosidl_runtime_py.message_to_yaml:
 fields in order, PyYAML block style with its quoting, bytes as strings of their code points,
@@ -9,11 +10,10 @@ float32 values as the double they widen to, '---' after each message).
 import signal
 import subprocess
 
+from conftest import wait_output
 import pytest
 
-from conftest import wait_output
-
-STATUS_YAML = '''\
+STATUS_YAML = """\
 header:
   stamp:
     sec: 12
@@ -26,9 +26,9 @@ data:
 - "\\0"
 - A
 ---
-'''
+"""
 
-JOINT_COMMAND_YAML = '''\
+JOINT_COMMAND_YAML = """\
 header:
   stamp:
     sec: 0
@@ -54,7 +54,7 @@ brake:
 - true
 - false
 ---
-'''
+"""
 
 
 @pytest.fixture(scope='module')
@@ -80,7 +80,7 @@ def test_echo_yaml_layout(ros2, talker):
     assert echo(ros2, '/ros2cli_test/joint_command', '--once') == JOINT_COMMAND_YAML
     # transient local publisher: echo adapts its durability and gets the latched sample
     out = echo(ros2, '/ros2cli_test/latched', '--once', '--timeout', '20')
-    assert "status: latched\n" in out
+    assert 'status: latched\n' in out
 
 
 def test_echo_options(ros2, talker):
@@ -115,7 +115,7 @@ def test_echo_options(ros2, talker):
             '- 1.5\n- 0.10000000149011612\n', "- 1.5\n- '...'\n").replace(
             '- 0.0\n- -2.0\n', "- 0.0\n- '...'\n").replace(
             '- 3.0\n- 0.25\n', "- 3.0\n- '...'\n").replace(
-            '- true\n- false\n', "- true\n- '...'\n").replace("talker", "t...")
+            '- true\n- false\n', "- true\n- '...'\n").replace('talker', 't...')
     # --qos-reliability reliable cannot match a best-effort publisher: nothing within 3 s
     out = echo(ros2, '/ros2cli_test/joint_command', '--qos-reliability', 'reliable',
                '--timeout', '3')

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
-"""`ros2 interface show` against ros2cli's documented format.
+"""
+`ros2 interface show` against ros2cli's documented format.
 
 ros2cli prints the definition file line by line; after a field of a message type it prints
 that type's definition indented by one tab per level. Nested definitions lose their comments,
@@ -13,7 +14,7 @@ import os
 from ament_index_python.packages import get_package_share_directory
 import pytest
 
-STATUS = '''\
+STATUS = """\
 # Event and health report. Events on /hb50/status, heartbeats (level OK, >= 1 Hz per
 # node) on /hb50/heartbeat; both QoS Reliable.
 
@@ -35,9 +36,9 @@ string reporting_node
 string status
 # Optional structured data (node-specific).
 byte[] data
-'''
+"""
 
-STATUS_NO_COMMENTS = '''\
+STATUS_NO_COMMENTS = """\
 std_msgs/Header header
 \tbuiltin_interfaces/Time stamp
 \t\tint32 sec
@@ -51,9 +52,9 @@ byte STALE = 4  # stale/timeout condition (e.g. a node's heartbeat stopped)
 string reporting_node
 string status
 byte[] data
-'''
+"""
 
-SET_ZERO_ALL_COMMENTS = '''\
+SET_ZERO_ALL_COMMENTS = """\
 # Set one motor's mechanical zero at its current position.
 
 # Request time.
@@ -80,9 +81,9 @@ uint8 id
 ---
 # False for an unknown id.
 bool result
-'''
+"""
 
-LOW_CMD = '''\
+LOW_CMD = """\
 # Whole-body joint command (vendor DDS type pnd_adam::msg::dds_::LowCmd_), ROS topic
 # lowcmd (DDS topic rt/lowcmd). Hands are commanded separately with HandCmd.
 
@@ -105,9 +106,9 @@ MotorCmd[] motor_cmd
 \tuint32 reserve
 # Reserved.
 uint32 reserve
-'''
+"""
 
-ROBOT_STATE_NO_COMMENTS = '''\
+ROBOT_STATE_NO_COMMENTS = """\
 std_msgs/Header header
 \tbuiltin_interfaces/Time stamp
 \t\tint32 sec
@@ -174,7 +175,7 @@ byte MOTION_GAIT_IDLE = 0
 byte MOTION_GAIT_STAND = 1
 byte MOTION_GAIT_WALK = 2
 byte MOTION_GAIT_RUN = 3
-'''
+"""
 
 
 @pytest.mark.parametrize('argv, expected', [

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Every verb as a user types it, against the workspace's running nodes.
+"""
+Every verb as a user types it, against the workspace's running nodes.
 
 The HB50 stack (bridge_node, control_node, heartbeat_monitor) and robstride_sim's node are
 started with `ros2 run` on this session's domain.
@@ -10,10 +11,9 @@ import re
 import time
 
 from ament_index_python.packages import get_package_share_directory
+from conftest import wait_output
 import pytest
 import yaml
-
-from conftest import wait_output
 
 JOINTS = ['fr_j0', 'fr_j1', 'fr_j2', 'fl_j0', 'fl_j1', 'fl_j2',
           'rl_j0', 'rl_j1', 'rl_j2', 'rr_j0', 'rr_j1', 'rr_j2']
@@ -44,12 +44,12 @@ def stack(ros2):
 
 
 def docs(text):
-    """The YAML documents of echo output."""
+    """Parse the YAML documents of echo output."""
     return [yaml.safe_load(d) for d in text.split('---\n') if d.strip()]
 
 
 def until(produce, accept, tries=5):
-    """A command's result, repeated while discovery is incomplete (a loaded machine)."""
+    """Repeat a command while discovery is incomplete (a loaded machine)."""
     for _ in range(tries):
         result = produce()
         if accept(result):
@@ -68,7 +68,7 @@ def test_graph_verbs(ros2, stack):
     assert '/hb50/bridge_data [hb50_commons/msg/BridgeData]' in r.out.splitlines()
     assert f'{RS}/robstride_state [robstride_interfaces/msg/RobstrideState]' in r.out
     verbose = until(lambda: ros2('topic', 'list', '-v').out,
-                    lambda o: 'BridgeData] 1 subscriber' in o)
+                    lambda o: 'BridgeData] 1 subscriber' in o and 'BridgeData] 1 publisher' in o)
     published, subscribed = verbose.split('Subscribed topics:\n')
     assert published.startswith('Published topics:\n')
     assert ' * /hb50/bridge_data [hb50_commons/msg/BridgeData] 1 publisher\n' in published
@@ -184,9 +184,9 @@ def test_bw_and_delay(ros2, stack):
 
 
 def _command(**fields):
-    values = dict(source_node='ros2cli_test', name=JOINTS, kp=[0.0] * 12, ki=[0.0] * 12,
-                  kd=[0.0] * 12, t_pos=[0.0] * 12, t_vel=[0.0] * 12, t_trq=[0.0] * 12,
-                  brake=[False] * 12)
+    values = {'source_node': 'ros2cli_test', 'name': JOINTS, 'kp': [0.0] * 12,
+              'ki': [0.0] * 12, 'kd': [0.0] * 12, 't_pos': [0.0] * 12, 't_vel': [0.0] * 12,
+              't_trq': [0.0] * 12, 'brake': [False] * 12}
     values.update(fields)
     return yaml.safe_dump(values, default_flow_style=True).strip()
 

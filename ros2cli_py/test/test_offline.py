@@ -1,6 +1,10 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Verbs that need no running node: pkg, run --prefix, interface list/package(s), bad input,
-the bag/launch/unknown-verb messages and the hand-over to a real ros2cli."""
+"""
+Verbs that need no running node.
+
+pkg, run --prefix, interface list/package(s), bad input, the bag/launch/unknown-verb
+messages and the hand-over to a real ros2cli.
+"""
 
 import os
 

@@ -9,7 +9,7 @@ _WHAT = {'msg': 'message', 'srv': 'service', 'action': 'action'}
 
 
 def get_type_class(identifier, kind):
-    """The class of a message/service type; CommandError 'The passed ... type is invalid'."""
+    """Import the class of a message/service type (CommandError if it is invalid)."""
     what = _WHAT[kind]
     parts = identifier.split('/')
     valid = all(parts) and (len(parts) == 2 or (len(parts) == 3 and parts[1] == kind))
