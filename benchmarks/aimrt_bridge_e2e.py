@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """End-to-end messages/s through aimrt_bridge_node: HTTP POST (protobuf, 20-joint
 JointState, one kept-alive connection, as AimRT's http backend sends) -> bridge
 -> ROS 2 sensor_msgs/JointState received by a subscriber in this process.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Messages/s of AimRT protobuf <-> ROS 2 conversion: a 20-joint JointState
 (AimRT -> sensor_msgs/JointState) and a 20-joint JointCommand (both ways with
 aimrt_protocols_msgs/JointCommand, header, stiffness and damping kept).
