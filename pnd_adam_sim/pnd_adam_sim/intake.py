@@ -17,6 +17,9 @@ hold only our own text and numbers, capped in length.
 import logging
 import time
 
+# The binding's own take, which hands over the serialized bytes (DataReader.take() decodes
+# every sample first). Not public API: cyclonedds is pinned (requirements/extra-pnd_adam_sim.txt)
+# and test_intake/test_fuzz_commands exercise this path.
 from cyclonedds._clayer import ddspy_take
 from cyclonedds.core import InstanceState, Policy, Qos, SampleState, ViewState
 from cyclonedds.sub import DataReader
