@@ -4,12 +4,12 @@ import subprocess
 
 import pytest
 
-from rs_harness import executable, MODES, Monitor, sim_node
+from rs_harness import executable, Monitor, sim_node
 
 
-@pytest.fixture(scope='module', params=MODES)
-def node(ros, request):
-    with sim_node(namespace='/robstride', mode=request.param) as (proc, prefix):
+@pytest.fixture(scope='module')
+def node(ros):
+    with sim_node(namespace='/robstride') as (proc, prefix):
         assert prefix == '/robstride/robstride_hardware_interface'
         mon = Monitor(prefix)
         try:
@@ -80,3 +80,31 @@ def test_sim_parameter_and_reactivate(node):
 def test_unreachable_node(ros):
     rc, _, err = cli('--prefix', '/nobody/here', '--timeout', '0.5', 'get', '1', 'position')
     assert rc == 3 and 'not available' in err
+
+
+def test_every_verb_in_hardware_mode(ros):
+    """The node on python-can's virtual bus (fake motors in its process): each verb once."""
+    with sim_node(mode='can') as (proc, prefix):
+        mon = Monitor(prefix)
+        try:
+            pre = ('--prefix', prefix)
+            mon.wait_for(lambda m: m.state and list(m.state.run_state) == [2, 2])
+            rc, out, _ = cli(*pre, 'get', '2', 'run_state')
+            assert rc == 0 and float(out) == 2.0
+            assert cli(*pre, 'set', '1', 'kp', '40')[0] == 0
+            assert cli(*pre, 'set', '1', '0x7016', '0.5')[0] == 0
+            assert cli(*pre, 'set', '1', '0x7019', '1')[0] == 1
+            assert cli(*pre, 'zero', '1')[0] == 0
+            assert cli(*pre, 'sim', 'sim.inject_fault_bits', '[16384, 0]')[0] == 0
+            mon.wait_for(lambda m: m.state.fault_bits[0] == 1 << 14, what='stall fault')
+            assert cli(*pre, 'reboot', '1')[0] == 0
+            mon.wait_for(lambda m: list(m.state.run_state) == [2, 2], what='re-enabled')
+            assert cli(*pre, 'torque', 'off') == (0, 'torque off', '')
+            mon.wait_for(lambda m: list(m.state.run_state) == [0, 0], what='torque off')
+            assert cli(*pre, 'torque', 'on')[0] == 0
+            mon.wait_for(lambda m: list(m.state.run_state) == [2, 2], what='torque on')
+            rc, out, _ = cli(*pre, 'state')
+            assert rc == 0 and 'comm_state 0' in out
+            assert cli(*pre, 'reactivate')[:2] == (0, 'reactivated')
+        finally:
+            mon.close()
