@@ -111,4 +111,3 @@ def main(argv=None):
             bridge.close()
         node.destroy_node()
         rclpy.try_shutdown()
-
