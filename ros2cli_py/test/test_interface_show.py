@@ -71,8 +71,7 @@ std_msgs/Header header
 \t\t# The seconds component, valid over all int32 values.
 \t\tint32 sec
 
-\t\t# The nanoseconds component, valid in the range [0, 1e9).
-\t\tuint32 nanosec
+@NANOSEC_COMMENT@\t\tuint32 nanosec
 
 \t# Transform frame with which this data is associated.
 \tstring frame_id
@@ -82,6 +81,18 @@ uint8 id
 # False for an unknown id.
 bool result
 """
+
+# builtin_interfaces/Time's comment on nanosec differs between the distros' .msg files
+NANOSEC_COMMENT = {
+    'jazzy': (
+        '\t\t# The nanoseconds component, valid in the range [0, 1e9), to be added to the '
+        'seconds component.\n'
+        '\t\t# e.g.\n'
+        '\t\t# The time -1.7 seconds is represented as {sec: -2, nanosec: 3e8}\n'
+        '\t\t# The time 1.7 seconds is represented as {sec: 1, nanosec: 7e8}\n'),
+}.get(os.environ.get('ROS_DISTRO'),
+      '\t\t# The nanoseconds component, valid in the range [0, 1e9).\n')
+SET_ZERO_ALL_COMMENTS = SET_ZERO_ALL_COMMENTS.replace('@NANOSEC_COMMENT@', NANOSEC_COMMENT)
 
 LOW_CMD = """\
 # Whole-body joint command (vendor DDS type pnd_adam::msg::dds_::LowCmd_), ROS topic
