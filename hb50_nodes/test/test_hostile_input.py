@@ -316,8 +316,11 @@ def test_megabyte_strings_bound_log_status_and_memory(stack):
 
     A 1 MB source_node used to become a 1 MB log line and Status message, and each report
     stayed in memory (rosout keeps up to 1000 log messages): +238 MB of RSS over 1 000 such
-    commands. What memory remains is DDS's reader history: at most JOINT_COMMAND_DEPTH
-    samples, each slot as large as the largest sample it held (measured: +69 MB, then flat).
+    commands, growing without bound. The line and Status lengths below are what rules that
+    out. What memory remains is DDS's reader history: at most JOINT_COMMAND_DEPTH samples,
+    each slot as large as the largest sample it held (measured alone: +69 MB, flat from
+    1 750 to 2 500 commands; in this test +41 to +105 MB on a loaded host). The bound allows
+    the history twice over (a sample in flight in the receive path) plus the heap's slack.
     """
     probe = stack['probe']
     bridge = stack['procs']['bridge_node']
@@ -337,7 +340,7 @@ def test_megabyte_strings_bound_log_status_and_memory(stack):
     rss1 = _rss_mb(bridge.pid)
     assert bridge.poll() is None
     assert _rejected(probe) > rejected_before
-    assert rss1 - rss0 <= 1.1 * JOINT_COMMAND_DEPTH + 25.0, (rss0, rss1)
+    assert rss1 - rss0 <= 2.0 * JOINT_COMMAND_DEPTH + 40.0, (rss0, rss1)
     statuses = probe.since(probe.qos.STATUS, t0)
     assert statuses and max(len(m.status) for m in statuses) <= 300
     log = _log(bridge)[log_before:]
