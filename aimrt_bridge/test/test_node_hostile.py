@@ -27,7 +27,7 @@ import pytest
 import rclpy
 
 EXE = os.path.join(get_package_prefix('aimrt_bridge'), 'lib', 'aimrt_bridge', 'aimrt_bridge_node')
-WAIT = 30.0
+WAIT = 60.0  # upper bound for start-up on a loaded machine, not a budget
 TYPES = {'joint_state': JointState, 'imu_state': ImuState, 'touch_state': TouchState}
 
 

@@ -30,7 +30,7 @@ from rclpy.executors import SingleThreadedExecutor
 from sensor_msgs.msg import Imu, Range
 
 BRIDGE = os.path.join(get_package_prefix('horus_bridge'), 'lib', 'horus_bridge', 'horus_bridge')
-WAIT = 20.0
+WAIT = 60.0  # upper bound for start-up on a loaded machine, not a budget
 U64_MAX = 2 ** 64 - 1
 VICTIM = MESSAGE_TYPES['Imu']
 STEADY = MESSAGE_TYPES['RangeSensor']
