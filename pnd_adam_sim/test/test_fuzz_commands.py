@@ -170,7 +170,7 @@ def send(rig, topic, cmd, valid):
     rig['sent'][topic][0 if valid else 1] += 1
 
 
-@settings(derandomize=True, max_examples=300, deadline=None, database=None,
+@settings(derandomize=True, max_examples=200, deadline=None, database=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture,
                                  HealthCheck.too_slow])
 @given(cmd=lowcmds)
@@ -179,7 +179,7 @@ def test_fuzzed_lowcmd(rig, cmd):
     assert rig['sim'].proc.poll() is None, rig['sim'].lines[-5:]
 
 
-@settings(derandomize=True, max_examples=150, deadline=None, database=None,
+@settings(derandomize=True, max_examples=100, deadline=None, database=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture,
                                  HealthCheck.too_slow])
 @given(cmd=handcmds)
