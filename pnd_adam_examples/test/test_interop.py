@@ -186,9 +186,11 @@ def test_example_node_moves_arms_and_hands(domain_id, sim, observer):
                        'adam_arm_pose')
     left = [-0.6, 0.4, 0.2, -1.1, 0.1, 0.2, -0.1]
     right = [-0.4, -0.5, -0.2, -0.9, -0.1, -0.2, 0.1]
+    # hand_period 1.5 s: a full stroke takes 0.5 s of simulated time, so the hands close
+    # even when a loaded host runs the simulator at a third of real time.
     node = subprocess.Popen(
         [exe, '--ros-args', '-p', f'left_arm_pose:={left}', '-p', f'right_arm_pose:={right}',
-         '-p', 'move_duration:=1.0', '-p', 'hand_period:=0.5', '-p', 'kp:=200.0',
+         '-p', 'move_duration:=1.0', '-p', 'hand_period:=1.5', '-p', 'kp:=200.0',
          '-p', 'kd:=10.0'],
         env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     log = []
