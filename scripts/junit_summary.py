@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Print "<passed> <failed>" over every JUnit XML file colcon test left in a build base
 (failed counts errors too), and list each failing test on stderr."""
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The main job: build the workspace if needed, then run the simulated HB50 stack
 # (bridge_node, control_node, heartbeat monitor) with a live terminal view. Ctrl-C stops all.
 source "$(dirname "${BASH_SOURCE[0]}")/workspace.sh"

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Build and test the whole workspace: `colcon build`, `colcon test`, `colcon test-result`.
 # Venv toolchain: every supported distro (kilted, jazzy) unless ROS_DISTRO names one.
 # Sourced ROS 2: that distro only. Exits non-zero when any build or test fails, and ends with

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Shared set-up for the workspace scripts; source it, do not run it.
 #
 # Two toolchains:
