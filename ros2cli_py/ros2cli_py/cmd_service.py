@@ -83,9 +83,23 @@ def service_type(args):
     return 0
 
 
+def _server_types(cli, name):
+    """Types offered by the servers of a service (our own client's type not counted)."""
+    types = set()
+    for node, namespace in cli.node.get_node_names_and_namespaces():
+        try:
+            offered = cli.node.get_service_names_and_types_by_node(node, namespace)
+        except Exception:       # noqa: B902 - the node left the graph meanwhile
+            continue
+        for service, service_types in offered:
+            if service == name:
+                types.update(service_types)
+    return sorted(types)
+
+
 def _check_type(cli, name, srv_class):
     """Raise CommandError if the graph has the service with another type than given."""
-    types = _service_types(cli, name)
+    types = _server_types(cli, name)
     wanted = type_string(srv_class)
     if types and wanted not in types:
         raise CommandError(f"Service '{name}' has type [{', '.join(types)}], not '{wanted}'")
