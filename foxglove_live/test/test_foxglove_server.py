@@ -101,7 +101,7 @@ def session():
                        '-p', f'port:={port}'])
     try:
         assert th.wait_for(lambda: probe.count('/hb50/bridge_data') > 100, 20)
-        channels, received = asyncio.run(client(port, STREAMED, 4.0))
+        channels, received = asyncio.run(client(port, STREAMED, 6.0))
         time.sleep(0.3)
     finally:
         code, out = th.stop(server)
