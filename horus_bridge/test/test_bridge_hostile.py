@@ -318,7 +318,7 @@ def test_signal_at_any_moment_exits_0_without_traceback(tmp_path, sig, moments):
                 time.sleep(0.4)
             proc.send_signal(sig)
             try:
-                out, _ = proc.communicate(timeout=30)
+                out, _ = proc.communicate(timeout=WAIT)
             except subprocess.TimeoutExpired:
                 proc.kill()
                 out, _ = proc.communicate()

@@ -81,6 +81,14 @@ HEADER_DTYPE = np.dtype({
 _HEAD_OFFSET = HEADER_DTYPE.fields['sequence_or_head'][1]
 _U64 = struct.Struct('<Q')
 _U64_MAX = 2 ** 64 - 1
+#: Header bytes that identify a topic's file: magic, version, type size and alignment
+#: (0-20), capacity, mask and slot size (72-84), type name (216-248).
+_IDENTITY_SPANS = ((0, 20), (72, 84), (216, 248))
+_IDENTITY_END = 248
+
+
+def _identity(raw):
+    return b''.join(raw[a:b] for a, b in _IDENTITY_SPANS)
 
 
 def namespace_dir(namespace=None):
@@ -168,6 +176,7 @@ class _Topic:
                                     % (self.path, size))
         # Validate a private copy: another process may change the file meanwhile.
         self._validate(size, np.frombuffer(raw, dtype=HEADER_DTYPE, count=1)[0])
+        self._identity = _identity(raw)
         self._mm = mmap.mmap(fd, HEADER_SIZE, mmap.MAP_SHARED,
                              mmap.PROT_READ | mmap.PROT_WRITE)
         self._inode = st.st_ino
@@ -228,12 +237,12 @@ class _Topic:
         if size < self.file_size:
             raise ShmTruncatedError('%s was truncated to %d bytes (the ring needs %d)'
                                     % (self.path, size, self.file_size))
-        raw = self._pread(HEADER_SIZE, 0)
-        h = np.frombuffer(raw, dtype=HEADER_DTYPE, count=1)[0]
-        if int(h['capacity']) != self.capacity:
-            raise ShmError('%s: capacity changed from %d to %d'
-                           % (self.path, self.capacity, int(h['capacity'])))
-        self._validate(size, h)
+        raw = self._pread(_IDENTITY_END, 0)
+        if _identity(raw) != self._identity:
+            h = np.frombuffer(self._pread(HEADER_SIZE, 0), dtype=HEADER_DTYPE, count=1)[0]
+            self._validate(size, h)     # names what is wrong
+            raise ShmError('%s: header changed since it was mapped (magic, version, type '
+                           'or ring geometry)' % self.path)
 
     def _header_mapped(self):
         """Return True when the mapped header page is still backed by the file (no SIGBUS)."""
