@@ -6,7 +6,8 @@ Prints, each beside its target and a floor measured in the same run:
 - recorder CPU (% of one core) vs a bare raw-subscriber process receiving the same topics;
 - messages/s and bytes/s written vs what the publishers sent;
 - loss against the 500 Hz nodes' own counts (target 0);
-- replay timing error p50/p99 (player's publish time vs the recorded schedule, and the
+- replay (play --rt-priority 10, receiver at SCHED_FIFO too) timing error p50/p99 (player's
+  publish time vs the recorded schedule, and the
   receiver's inter-arrival vs the recorded one) vs the machine's own scheduling lateness of a
   2 ms deadline loop.
 
@@ -133,8 +134,9 @@ def main():
         lost += expected - got
         sent_rate += expected / ((end[1] - start[1]) / 1e9)
     # Replay of the 500 Hz topics into a receiver.
-    probe = th.Probe({t: TYPES[t] for t in FAST}, raw=True, depth=5000)
-    player = th.start([ros2bag, 'play', bag, '--topics', *FAST, '--delay', '2'])
+    probe = th.Probe({t: TYPES[t] for t in FAST}, raw=True, depth=5000, rt_priority=10)
+    player = th.start([ros2bag, 'play', bag, '--topics', *FAST, '--delay', '2',
+                       '--rt-priority', '10'])
     player.wait(span + 60)
     _, play_out = th.stop(player)
     time.sleep(0.3)
