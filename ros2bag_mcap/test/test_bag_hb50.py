@@ -289,7 +289,7 @@ def test_replay_count_contents_timing(session, tmp_path):
     probe = th.Probe({t: HB50_TOPICS[t] for t in fast}, raw=True, depth=5000, rt_priority=10)
     try:
         player = th.start([ros2bag(), 'play', session['bag'], '--topics', *fast,
-                           '--start-offset', str(offset), '--delay', '2',
+                           '--start-offset', str(offset), '--delay', '4',
                            '--rt-priority', '10'])
         player.wait(RECORD_S - offset + 30)
         code, out = th.stop(player)
