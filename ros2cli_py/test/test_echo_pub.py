@@ -61,10 +61,13 @@ brake:
 def talker(ros2, fixture_script):
     proc = subprocess.Popen(fixture_script('talker.py'), env=ros2.env, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, text=True)
-    assert proc.stdout.readline().strip() == 'talker ready'
-    yield proc
-    proc.send_signal(signal.SIGINT)
-    assert proc.wait(15) == 0
+    try:
+        assert proc.stdout.readline().strip() == 'talker ready'
+        yield proc
+    finally:
+        proc.send_signal(signal.SIGINT)
+        code = proc.wait(15)
+    assert code == 0
 
 
 def echo(ros2, *argv):

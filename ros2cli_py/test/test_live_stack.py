@@ -27,20 +27,22 @@ def stack(ros2):
                         '-p', 'physics_engine:=simple')
              for exe in ('bridge_node', 'control_node', 'heartbeat_monitor')]
     procs.append(ros2.start('run', 'robstride_sim', 'robstride_sim_node'))
-    # the stack is up once control_node publishes its estimate (it needs bridge data)
-    deadline = time.monotonic() + 120
-    while True:
-        r = ros2('topic', 'echo', '--once', '--timeout', '20', '/hb50/robot_state_10hz',
-                 '--field', 'motion_mode')
-        if r.code == 0 and r.out or time.monotonic() > deadline:
-            break
-    assert r.code == 0 and r.out, (r, [ros2.output(p) for p in procs])
-    r = ros2('service', 'call', f'{RS}/set_torque', 'std_srvs/srv/SetBool', '{data: true}',
-             '--timeout', '60')
-    assert r.code == 0, r
-    yield procs
-    for proc in procs:
-        assert ros2.stop(proc) == 0, ros2.output(proc)
+    try:
+        # the stack is up once control_node publishes its estimate (it needs bridge data)
+        deadline = time.monotonic() + 120
+        while True:
+            r = ros2('topic', 'echo', '--once', '--timeout', '20', '/hb50/robot_state_10hz',
+                     '--field', 'motion_mode')
+            if r.code == 0 and r.out or time.monotonic() > deadline:
+                break
+        assert r.code == 0 and r.out, (r, [ros2.output(p) for p in procs])
+        r = ros2('service', 'call', f'{RS}/set_torque', 'std_srvs/srv/SetBool', '{data: true}',
+                 '--timeout', '60')
+        assert r.code == 0, r
+        yield procs
+    finally:
+        codes = [ros2.stop(proc) for proc in procs]
+    assert codes == [0] * len(procs), [ros2.output(p) for p in procs]
 
 
 def docs(text):
