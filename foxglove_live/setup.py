@@ -20,6 +20,6 @@ setup(
     description='Foxglove WebSocket live view of every ROS 2 topic (ros2msg schema, raw CDR).',
     license='Apache-2.0',
     tests_require=['pytest'],
-    # Launcher script (handlers before imports: ros2bag_mcap/stop.py).
+    # Launcher script (handlers before imports: node_runtime.stop).
     scripts=glob('bin/*'),
 )

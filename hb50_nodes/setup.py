@@ -25,6 +25,6 @@ setup(
     tests_require=['pytest'],
     # Plain launcher scripts instead of console_scripts: the generated console_scripts wrapper
     # scans the installed metadata (~0.15 s) before any of our code can install the SIGINT /
-    # SIGTERM handlers; bin/* install them first (hb50_nodes/stop.py).
+    # SIGTERM handlers; bin/* install them first (node_runtime.stop).
     scripts=glob('bin/*'),
 )

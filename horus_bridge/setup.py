@@ -25,6 +25,6 @@ setup(
     tests_require=['pytest'],
     # A plain launcher script instead of console_scripts: the generated console_scripts
     # wrapper scans the installed metadata before any of our code could install the
-    # SIGINT/SIGTERM handlers; bin/horus_bridge installs them first (horus_bridge/stop.py).
+    # SIGINT/SIGTERM handlers; bin/horus_bridge installs them first (node_runtime.stop).
     scripts=glob('bin/*'),
 )

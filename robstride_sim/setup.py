@@ -25,8 +25,8 @@ setup(
                 'and the robstride_cli tool',
     license='Apache-2.0',
     tests_require=['pytest'],
-    # Plain scripts, not console_scripts entry points: their first import installs the
-    # signal handlers (robstride_sim/entry.py); an entry point would first look up the
+    # Plain scripts, not console_scripts entry points: their first statements install the
+    # signal handlers (node_runtime.stop); an entry point would first look up the
     # package metadata, a window in which SIGINT/SIGTERM still get Python's defaults.
     scripts=['scripts/robstride_sim_node', 'scripts/robstride_cli',
              'scripts/robstride_fake_motors'],

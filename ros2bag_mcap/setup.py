@@ -21,6 +21,6 @@ setup(
     license='Apache-2.0',
     tests_require=['pytest'],
     # Launcher scripts instead of console_scripts: they install the SIGINT/SIGTERM handlers
-    # before any import (ros2bag_mcap/stop.py); the generated wrappers scan metadata first.
+    # before any import (node_runtime.stop); the generated wrappers scan metadata first.
     scripts=glob('bin/*'),
 )

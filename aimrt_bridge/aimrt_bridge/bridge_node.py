@@ -27,16 +27,16 @@ import logging
 import sys
 import threading
 
-from aimrt_bridge import stop
 from aimrt_bridge.command_queue import CommandTarget
 from aimrt_bridge.http_channel import ChannelPublisher, ChannelServer
-from aimrt_bridge.text import bounded, RateLimiter
 from aimrt_protocols_py import codec, conversions
 from aimrt_protocols_py.errors import (AimrtProtocolError, ConversionError, JsonFormatError,
                                        LossyConversionError, UnknownMessageTypeError,
                                        UnsupportedContentTypeError)
 from aimrt_protocols_py.messages import ImuState, JointCommand, JointState, TouchState
 from aimrt_protocols_py.messages import message_class
+from node_runtime import stop
+from node_runtime.bounded_text import bounded, RateLimiter
 import rclpy
 from rclpy.executors import SingleThreadedExecutor
 from rclpy.node import Node
@@ -278,7 +278,7 @@ class AimrtBridge(Node):
 
 
 def main(args=None):
-    """Run the bridge until SIGINT/SIGTERM (see stop.py); 0 on a stop, 1 on a bad config."""
+    """Run the bridge until SIGINT/SIGTERM (node_runtime.stop); 0 on a stop, 1 on a bad config."""
     stop.install()
     if stop.requested():
         return 0
@@ -305,4 +305,4 @@ def main(args=None):
 
 
 if __name__ == '__main__':
-    stop.launch('bridge_node')
+    stop.launch('aimrt_bridge.bridge_node')

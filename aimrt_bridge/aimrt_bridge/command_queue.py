@@ -13,7 +13,7 @@ import collections
 import http.client
 import threading
 
-from .text import bounded
+from node_runtime.bounded_text import bounded
 
 
 class CommandTarget:

@@ -15,11 +15,11 @@ from dataclasses import dataclass, field, fields
 import logging
 import math
 import queue
-import signal
 import sys
 import threading
 import time
 
+from node_runtime import stop as stop_request
 import numpy as np
 import yaml
 
@@ -367,13 +367,7 @@ def _parse_args(argv):
 
 def main(argv=None, stop=None):
     """Run until SIGINT/SIGTERM (or --duration); return the exit code."""
-    if stop is None:
-        stop = threading.Event()
-
-        def _stop(signum, frame):
-            stop.set()
-        signal.signal(signal.SIGINT, _stop)
-        signal.signal(signal.SIGTERM, _stop)
+    stop = stop_request.watch(stop)
     args = _parse_args(sys.argv[1:] if argv is None else argv)
     logging.basicConfig(level=args.log_level.upper(), stream=sys.stderr,
                         format='[%(name)s] %(levelname)s: %(message)s')

@@ -13,10 +13,10 @@ import sys
 import time
 
 import foxglove
+from node_runtime import stop
 import rclpy
 from rclpy.signals import SignalHandlerOptions
 from ros2bag_mcap import qos as qos_util
-from ros2bag_mcap import stop
 from ros2bag_mcap.schema import DefinitionNotFound, message_class, message_definition
 
 DISCOVERY_PERIOD = 0.5

@@ -24,7 +24,7 @@ import rclpy
 from rclpy.node import Node
 
 from . import levels, qos
-from .ros_common import spin_nodes
+from .ros_common import run, spin_nodes
 from .teleop import HELP, parse_keys, Teleop
 
 TYPES = {
@@ -178,6 +178,11 @@ class LiveView(Node):
         self.out.flush()
         if self.duration and time.monotonic() - self.start_time >= self.duration:
             self.done = True
+
+
+def run_view(args=None):
+    """Body of bin/live_view: the view run by ros_common.run() (stop request, ordered exit)."""
+    return run([LiveView], args)
 
 
 def main(args=None):

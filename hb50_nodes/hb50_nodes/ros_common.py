@@ -8,12 +8,13 @@ import time
 
 from builtin_interfaces.msg import Time
 from hb50_commons.msg import Status
+from node_runtime import stop
 import rclpy
 from rclpy.executors import ExternalShutdownException, MultiThreadedExecutor, \
     SingleThreadedExecutor
 from rclpy.signals import SignalHandlerOptions
 
-from . import levels, qos, stop
+from . import levels, qos
 from .reporting import bound, ReportLimiter
 
 

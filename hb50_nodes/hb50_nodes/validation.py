@@ -6,7 +6,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .layout import EFFORT_LIMIT, VELOCITY_LIMIT
-from .reporting import clip_repr
+from .reporting import quote
 
 ARRAY_FIELDS = ('kp', 'ki', 'kd', 't_pos', 't_vel', 't_trq', 'brake')
 
@@ -65,7 +65,7 @@ def validate(msg, joint_names, limits):
     entry per actuator; names equal the configured order; every number finite;
     0 <= gain <= its limit; every target inside the joint limits (position range per joint,
     |t_vel| <= velocity_limit, |t_trq| <= effort_limit). Untrusted text in the reason is
-    clipped (clip_repr), so a reason is short whatever the message holds.
+    clipped (reporting.quote), so a reason is short whatever the message holds.
     """
     source = msg.source_node
     if not source:
@@ -84,7 +84,7 @@ def validate(msg, joint_names, limits):
     if tuple(names) != tuple(joint_names):
         i, got, want = next((i, g, w) for i, (g, w) in enumerate(zip(names, joint_names))
                             if g != w)
-        raise InvalidCommand(f'name[{i}] is {clip_repr(got)}, expected {want!r} '
+        raise InvalidCommand(f'name[{i}] is {quote(got)}, expected {want!r} '
                              '(configured order)')
     arrays = {}
     for field in ARRAY_FIELDS[:-1]:

@@ -8,7 +8,7 @@ its imports, its start-up or in steady state.
 The five executables of one (signal, moment) run at once, in one domain, so that they also
 talk to each other (the heartbeat monitor has heartbeats to check, the bridge commands to
 validate). Before ~10-30 ms after exec the interpreter itself is still starting and no Python
-code can handle a signal; the earliest moment here is after that (see hb50_nodes/stop.py).
+code can handle a signal; the earliest moment here is after that (see node_runtime/stop.py).
 """
 
 import signal

@@ -18,15 +18,15 @@ import sys
 
 from horus_msg_py import HorusMsgError, PowerSupplyStatus, shm, ShmRewoundError
 from horus_msg_py.ros_conversions import CONVERTERS
+from node_runtime import stop
+from node_runtime.bounded_text import bounded, RateLimiter
 import rclpy
 from rclpy.executors import SingleThreadedExecutor
 from rclpy.node import Node
 from rclpy.signals import SignalHandlerOptions
 
-from . import stop
 from .mapping import parse_horus_to_ros, parse_ros_to_horus
 from .qos import bridge_qos
-from .text import bounded, RateLimiter
 
 #: Every parameter with its default, declared in one place.
 PARAMETERS = {
@@ -249,7 +249,7 @@ class HorusBridge(Node):
 
 
 def main(args=None):
-    """Run the bridge until SIGINT/SIGTERM (see stop.py); 0 on a stop, 1 on a bad config."""
+    """Run the bridge until SIGINT/SIGTERM (node_runtime.stop); 0 on a stop, 1 on a bad config."""
     stop.install()
     if stop.requested():
         return 0
@@ -277,4 +277,4 @@ def main(args=None):
 
 
 if __name__ == '__main__':
-    stop.launch('bridge_node')
+    stop.launch('horus_bridge.bridge_node')

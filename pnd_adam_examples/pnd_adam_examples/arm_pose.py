@@ -10,9 +10,9 @@ hands periodically. Only the generated pnd_adam message classes touch the robot.
         $(ros2 pkg prefix pnd_adam_examples)/share/pnd_adam_examples/config/arm_pose.yaml
 """
 
+from node_runtime import stop as stop_request
 from pnd_adam.msg import HandCmd, HandState, LowCmd, LowState, MotorCmd
 from pnd_adam_sim.joints import JOINT_LIMITS, LEFT_ARM, NUM_JOINTS, RIGHT_ARM
-from pnd_adam_sim.stop_request import StopRequest
 import rclpy
 from rclpy.executors import SingleThreadedExecutor
 from rclpy.node import Node
@@ -126,13 +126,13 @@ def main(args=None, stop=None):
     """
     Run the node until SIGINT/SIGTERM.
 
-    Signals only set a flag (StopRequest; rclpy's own handlers are off): rclpy's handlers
+    Signals only set a flag (node_runtime.stop; rclpy's own handlers are off): rclpy's handlers
     would shut the context down from the signal, under a timer callback that is still
     publishing or a create_publisher still running, which then fails with "publisher's
     context is invalid". Here the main thread leaves the spin loop between two callbacks
     and tears down in order: node first, then the context.
     """
-    stop = stop or StopRequest().install()
+    stop = stop_request.watch(stop)
     # Before rclpy.init(): Fast DDS reads its profile when the participant is created.
     profile = use_interop_profile()
     if stop.is_set():

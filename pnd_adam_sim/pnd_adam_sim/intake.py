@@ -24,6 +24,7 @@ from cyclonedds._clayer import ddspy_take
 from cyclonedds.core import InstanceState, Policy, Qos, SampleState, ViewState
 from cyclonedds.sub import DataReader
 from cyclonedds.topic import Topic
+from node_runtime.bounded_text import RateLimiter
 
 from .validation import CommandRejected
 
@@ -54,25 +55,18 @@ class RejectionLog:
         self.what = what
         self.count = 0
         self.by_kind = {}
-        self._clock = clock
-        self._interval = interval
         self._log = log
-        self._last = {}        # kind -> time of its last line
-        self._suppressed = {}  # kind -> rejections not logged since that line
+        self._limiter = RateLimiter(interval, None, clock)   # kinds are a fixed set
 
     def __call__(self, reason, kind):
         self.count += 1
         self.by_kind[kind] = self.by_kind.get(kind, 0) + 1
-        now = self._clock()
-        last = self._last.get(kind)
-        if last is not None and now - last < self._interval:
-            self._suppressed[kind] = self._suppressed.get(kind, 0) + 1
+        allowed, suppressed = self._limiter.allow(kind)
+        if not allowed:
             return
-        suppressed = self._suppressed.pop(kind, 0)
         more = f', {suppressed} more like it not logged' if suppressed else ''
         self._log.warning('rejected %s (not applied): %s [%d rejected so far%s]', self.what,
                           cap(reason), self.count, more)
-        self._last[kind] = now
 
 
 def cap(text, limit=MAX_REASON_CHARS):

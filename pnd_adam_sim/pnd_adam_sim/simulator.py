@@ -12,17 +12,18 @@ import argparse
 from dataclasses import fields
 import logging
 import sys
+import threading
 import time
 
 from cyclonedds.domain import DomainParticipant
 from cyclonedds.pub import DataWriter
 from cyclonedds.topic import Topic
+from node_runtime import stop as stop_request
 import yaml
 
 from .intake import CommandIntake
 from .joints import NUM_JOINTS
 from .model import AdamModel, ModelConfig
-from .stop_request import StopRequest
 from .vendor_idl import (BatteryData_, HandCmd_, HandState_, IMUState_, LowCmd_, LowState_,
                          MotorCmd_, MotorState_, TOPIC_HANDCMD, TOPIC_HANDSTATE, TOPIC_LOWCMD,
                          TOPIC_LOWSTATE)
@@ -114,7 +115,7 @@ class AdamSimulator:
         self.reject_lowcmd = self.lowcmd_intake.rejections
         self.reject_handcmd = self.handcmd_intake.rejections
         self.overruns = 0
-        self.stop_event = (stop or StopRequest()).event
+        self.stop_event = stop if stop is not None else threading.Event()
 
     def tick(self):
         self.lowcmd_intake.drain()
@@ -187,10 +188,10 @@ def main(argv=None, stop=None):
     """
     Run the simulator until SIGINT/SIGTERM (or --duration); return the exit code.
 
-    stop: a StopRequest already installed by the entry point (executables.adam_sim) before
-    this module's imports; without one, main installs its own.
+    stop: the stop Event of node_runtime.stop, installed by the launcher (scripts/adam_sim)
+    before this module's imports; without one, main installs the handlers itself.
     """
-    stop = stop or StopRequest().install()
+    stop = stop_request.watch(stop)
     args = _parse_args(sys.argv[1:] if argv is None else argv)
     logging.basicConfig(level=args.log_level.upper(), stream=sys.stderr,
                         format='[%(name)s] %(levelname)s: %(message)s')

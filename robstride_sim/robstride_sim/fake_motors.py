@@ -12,10 +12,11 @@ its own process with `fake_motors: true` (python-can's `virtual` bus only connec
 one process).
 """
 import argparse
-import signal
 import sys
 import threading
 import time
+
+from node_runtime import stop as stop_request
 
 from .canbus import from_message, open_python_can, to_message
 from .models import get_model
@@ -144,9 +145,7 @@ def build_parser():
 
 def main(argv=None, stop=None):
     """Answer on the bus until SIGINT/SIGTERM (exit 0); 2 for bad arguments."""
-    stop = stop if stop is not None else threading.Event()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(sig, lambda signum, frame: stop.set())
+    stop = stop_request.watch(stop)
     args = build_parser().parse_args(argv)
     try:
         spec = parse_motors(args.motors)

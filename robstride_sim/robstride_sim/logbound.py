@@ -5,10 +5,13 @@ Bounded logging of untrusted text.
 Text that comes from outside (service item names, joint names) is shown through clip(): one
 line, control characters escaped, at most CLIP_CHARS characters plus a note of how many were
 cut. RateLimitedLog emits at most one line per reason per period and reports how many lines of
-that reason it held back, so a flood of bad requests makes a few log lines, not one each.
+that reason it held back, so a flood of bad requests makes a few log lines, not one each
+(the limiter is node_runtime.bounded_text.RateLimiter).
 """
 import threading
 import time
+
+from node_runtime.bounded_text import RateLimiter
 
 CLIP_CHARS = 64
 
@@ -28,26 +31,20 @@ class RateLimitedLog:
 
     def __init__(self, emit, period_s: float = 1.0, clock=time.monotonic):
         self._emit = emit                 # emit(level, text)
-        self._period = float(period_s)
-        self._clock = clock
+        # a reason past MAX_REASONS is counted as 'other'
+        self._limiter = RateLimiter(float(period_s), self.MAX_REASONS, clock, on_full='merge',
+                                    merge_key='other')
         self._lock = threading.Lock()
-        self._last = {}                   # reason -> time of the last emitted line
-        self._held = {}                   # reason -> lines held back since then
         self.counts = {}                  # reason -> every line ever asked for
 
     def log(self, level: str, reason: str, text: str) -> bool:
         """Log text under reason (a fixed string, never untrusted); True if emitted."""
-        now = self._clock()
         with self._lock:
-            if reason not in self._last and len(self._last) >= self.MAX_REASONS:
-                reason = 'other'
+            reason = self._limiter.key(reason)
             self.counts[reason] = self.counts.get(reason, 0) + 1
-            last = self._last.get(reason)
-            if last is not None and now - last < self._period:
-                self._held[reason] = self._held.get(reason, 0) + 1
-                return False
-            held = self._held.pop(reason, 0)
-            self._last[reason] = now
+            allowed, held = self._limiter.allow(reason)
+        if not allowed:
+            return False
         suffix = f' [{held} similar lines held back]' if held else ''
         self._emit(level, text + suffix)
         return True

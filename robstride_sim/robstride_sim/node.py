@@ -10,10 +10,9 @@ logic (hardware.py) are plain Python. One timer runs the cycle; every service ha
 immediately (no waiting inside a callback), so a single-threaded executor is enough.
 """
 import contextlib
-import signal
-import threading
 import time
 
+from node_runtime import stop as stop_request
 from rcl_interfaces.msg import SetParametersResult
 import rclpy
 from rclpy.executors import ExternalShutdownException, SingleThreadedExecutor
@@ -387,9 +386,7 @@ def main(args=None, stop=None):
     The signals only set `stop`: the spin loop ends, the node and the CAN threads are shut
     down in order and rclpy last, so no callback ever runs on a shut-down context.
     """
-    stop = stop if stop is not None else threading.Event()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(sig, lambda signum, frame: stop.set())
+    stop = stop_request.watch(stop)
     rclpy.init(args=args, signal_handler_options=SignalHandlerOptions.NO)
     node = executor = None
     try:

@@ -9,7 +9,7 @@ the exit code; the `ros2` command's bag verb and the `ros2bag` executable both c
 import argparse
 import sys
 
-from . import stop
+from node_runtime import stop
 
 
 def build_parser():
@@ -54,7 +54,7 @@ def build_parser():
 
 def main(argv):
     """Run one `ros2 bag` verb; returns the process exit code."""
-    stop.install()      # SIGINT/SIGTERM: a stop request the verbs check (stop.py)
+    stop.install()      # SIGINT/SIGTERM: a stop request the verbs check (node_runtime.stop)
     argv = list(argv)
     ros_args = None
     if '--ros-args' in argv:

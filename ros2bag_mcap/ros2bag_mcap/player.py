@@ -12,12 +12,12 @@ import os
 import sys
 import time
 
+from node_runtime import stop as stop_request
 import numpy as np
 import rclpy
 from rclpy.signals import SignalHandlerOptions
 
 from . import qos as qos_util
-from . import stop as stop_request
 from .bag import read_messages, read_metadata
 from .schema import DefinitionNotFound, message_class
 

@@ -14,7 +14,8 @@ import argparse
 import os
 import sys
 
-from . import stop
+from node_runtime import stop
+
 
 # matplotlib, numpy, mcap and mcap_ros2 are imported when a bag is plotted, after the
 # arguments are parsed: matplotlib alone takes seconds to import on a loaded machine, and

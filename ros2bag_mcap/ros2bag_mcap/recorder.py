@@ -12,11 +12,11 @@ import re
 import sys
 import time
 
+from node_runtime import stop as stop_request
 import rclpy
 from rclpy.signals import SignalHandlerOptions
 
 from . import qos as qos_util
-from . import stop as stop_request
 from .bag import BagWriter
 from .schema import DefinitionNotFound, message_class
 

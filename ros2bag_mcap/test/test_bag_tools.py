@@ -122,7 +122,7 @@ def _publisher(rate_hz):
     return ctx, node, pub
 
 
-# SIGINT: test_bag_hb50's recording; SIGTERM takes the same path (stop.py).
+# SIGINT: test_bag_hb50's recording; SIGTERM takes the same path (node_runtime.stop).
 @pytest.mark.parametrize('sig', [signal.SIGKILL])
 def test_interrupted_and_killed_recordings(tmp_path, sig):
     from std_msgs.msg import String

@@ -1,0 +1,2 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Process runtime shared by the workspace's executables: stop requests, bounded log text."""

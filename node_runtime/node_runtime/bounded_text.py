@@ -1,0 +1,96 @@
+# SPDX-License-Identifier: Apache-2.0
+"""
+Bounded, rate-limited reporting of text that may come from untrusted peers.
+
+Text from outside (a peer's node name, a joint name, a topic payload) reaches a log line
+only clipped: bounded() and clip() cut a text to a limit and say how much was cut,
+clip_repr() quotes a string with repr() after cutting it. RateLimiter lets each reason
+through at most once per period and counts the repeats it held back, so that count can ride
+on the next line of that reason: a flood of bad input makes a few log lines, not one each.
+Its table of reasons is bounded (max_keys). No ROS here.
+"""
+
+from collections import OrderedDict
+import threading
+import time
+
+#: Longest piece of untrusted text bounded() puts in one log line.
+MAX_TEXT = 200
+ELLIPSIS = '\u2026'
+
+
+def bounded(text, limit=MAX_TEXT):
+    """``text`` (any object, via str) cut to ``limit`` characters, saying how much was cut."""
+    text = str(text)
+    if len(text) <= limit:
+        return text
+    return '%s... [%d more characters]' % (text[:limit], len(text) - limit)
+
+
+def clip(text, limit):
+    """Return `text` cut to at most `limit` characters, the cut marked with its length."""
+    if len(text) <= limit:
+        return text
+    note = f'{ELLIPSIS}({len(text)} chars)'
+    return text[:max(0, limit - len(note))] + note
+
+
+def clip_repr(value, limit):
+    """repr() of an untrusted string, at most `limit` characters of it (length noted)."""
+    if len(value) > limit:
+        return repr(value[:limit]) + f'{ELLIPSIS}({len(value)} chars)'
+    return repr(value)
+
+
+class RateLimiter:
+    """
+    Allows one event per ``period_s`` for each key; counts what it suppressed.
+
+    Keys are reasons from a fixed set or from configuration; ``max_keys`` bounds the
+    table anyway (None: unbounded). When a new key arrives at a full table, ``on_full``
+    says what happens: 'clear' forgets every key, 'oldest' forgets the key let through
+    least recently, 'merge' counts the event under ``merge_key`` instead. Thread-safe.
+    """
+
+    def __init__(self, period_s=1.0, max_keys=1024, clock=time.monotonic, on_full='clear',
+                 merge_key='other'):
+        if on_full not in ('clear', 'oldest', 'merge'):
+            raise ValueError(f'on_full: {on_full!r} is not clear, oldest or merge')
+        self.period = period_s
+        self.clock = clock
+        self._max_keys = max_keys
+        self._on_full = on_full
+        self._merge_key = merge_key
+        self._lock = threading.Lock()
+        self._keys = OrderedDict()      # key -> [time let through, suppressed since]
+        self.suppressed = 0             # total, for tests and exit summaries
+
+    def _full(self):
+        return self._max_keys is not None and len(self._keys) >= self._max_keys
+
+    def key(self, key):
+        """Return the key an event of ``key`` is counted under (see on_full='merge')."""
+        if self._on_full == 'merge' and key not in self._keys and self._full():
+            return self._merge_key
+        return key
+
+    def allow(self, key):
+        """Return (allowed, how many were suppressed for this key since the last allowed)."""
+        with self._lock:
+            key = self.key(key)
+            now = self.clock()
+            entry = self._keys.get(key)
+            if entry is not None and now - entry[0] < self.period:
+                entry[1] += 1
+                self.suppressed += 1
+                return False, 0
+            if entry is None:
+                if self._full() and self._on_full == 'clear':
+                    self._keys.clear()
+                elif self._full() and self._on_full == 'oldest':
+                    self._keys.popitem(last=False)
+                entry = self._keys[key] = [now, 0]
+            else:
+                self._keys.move_to_end(key)
+            repeats, entry[0], entry[1] = entry[1], now, 0
+            return True, repeats

@@ -1,0 +1,156 @@
+# SPDX-License-Identifier: Apache-2.0
+"""
+Stopping on SIGINT/SIGTERM at any moment, start-up and imports included.
+
+An executable is a small launcher script whose first statements route SIGINT and SIGTERM
+to a list (the builtin `_signal`, so nothing is imported before) and then call launch():
+from then on a signal only sets the process's stop request, never raises KeyboardInterrupt
+in the middle of an import or a callback and never kills the process. The program checks
+requested() (or waits on event()) before creating anything and in its loops, and then shuts
+down in order while everything is still valid. rclpy's own signal handlers are not
+installed (SignalHandlerOptions.NO): they would shut the context down under running
+callbacks. This module imports nothing heavy; threading only when event() is first used.
+"""
+
+# `_signal` is the interpreter's built-in module behind `signal`: importing it costs nothing,
+# while `signal` builds its enums first (milliseconds, far more on a loaded machine).
+import _signal
+
+STOP_SIGNALS = (_signal.SIGINT, _signal.SIGTERM)
+
+_requested = []     # the first entry: the signal number that asked (None: request())
+_event = None       # threading.Event, made by event() on first use
+
+
+def _on_signal(signum, frame):
+    # Only a flag: the handler runs between two bytecodes of whatever the main thread is
+    # doing, so it must not tear anything down itself.
+    request(signum)
+
+
+def install(early=()):
+    """
+    Route SIGINT and SIGTERM to the stop request (main thread only; idempotent).
+
+    ``early`` lists signals a launcher's first handlers noted before this ran: the first
+    one counts as a request. Outside the main thread the caller's handlers stay.
+    """
+    try:
+        for signum in STOP_SIGNALS:
+            _signal.signal(signum, _on_signal)
+    except ValueError:      # not the main thread
+        pass
+    for signum in list(early)[:1]:
+        request(signum)
+
+
+def request(signum=None):
+    """Ask the running executable to stop, as a signal would."""
+    if not _requested:
+        _requested.append(signum)
+    ev = _event
+    if ev is not None:
+        ev.set()
+
+
+def requested():
+    """Return True once SIGINT or SIGTERM arrived (or request() was called)."""
+    return bool(_requested)
+
+
+def signum():
+    """Return the signal that asked first (None: none yet, or request() without one)."""
+    return _requested[0] if _requested else None
+
+
+def event():
+    """
+    Return a threading.Event that is set once a stop is requested.
+
+    For loops that wait (``stop.wait(timeout)``) and code that takes a stop Event.
+    """
+    global _event
+    if _event is None:
+        import threading
+        _event = threading.Event()
+    if _requested:          # a request that came before the Event existed
+        _event.set()
+    return _event
+
+
+def watch(stop=None):
+    """
+    Return the Event a loop watches: ``stop`` if given, else event() after install().
+
+    For a main() that launch() passes its stop Event to, and that installs the handlers
+    itself when called without one (tests, ``python -m``).
+    """
+    if stop is not None:
+        return stop
+    install()
+    return event()
+
+
+def _raise_interrupt(signum, frame):
+    # A second signal while unwinding must not raise again.
+    for sig in STOP_SIGNALS:
+        _signal.signal(sig, _signal.SIG_IGN)
+    raise KeyboardInterrupt
+
+
+def launch(target, early=(), *, argv=False, stop=False, interrupt=False, hard_exit=False):
+    """
+    Body of a launcher script: handlers, then site, then run `target`; never returns.
+
+    target: 'package.module' (its main()) or 'package.module:function'.
+    early: the signals the launcher's first handlers noted (see install()); a stop
+    requested before the import ends the process with status 0 at once.
+    argv: call the function with sys.argv[1:] (else with no argument).
+    stop: pass event() as the keyword argument ``stop``.
+    interrupt: a short-lived command instead of a loop: from the import on, a signal
+    raises KeyboardInterrupt wherever the command waits, and that exits 0.
+    hard_exit: leave with os._exit() once the function returned (streams flushed): the
+    work is done and closed, and the interpreter's finalization would restore the default
+    handlers, so a signal arriving then would kill the process. A SystemExit the function
+    raises (argparse's --help, usage errors) gives its status; KeyboardInterrupt (raised by
+    a caller's own handler, not ours) gives 0.
+    """
+    install(early)
+    import sys
+    if sys.flags.no_site:
+        # The launchers run `python3 -S`: the interpreter reaches their first line in
+        # ~10 ms instead of ~70-300 ms (site: the venv's site-packages and their .pth
+        # files), so the handlers are in place that much earlier; do site's work now.
+        import site
+        site.main()
+    if requested():
+        _leave(0, hard_exit)
+    import importlib
+    module, _, function = target.partition(':')
+    args = (sys.argv[1:],) if argv else ()
+    kwargs = {'stop': event()} if stop else {}
+    if interrupt:
+        for sig in STOP_SIGNALS:
+            _signal.signal(sig, _raise_interrupt)
+    try:
+        main = getattr(importlib.import_module(module), function or 'main')
+        code = main(*args, **kwargs)
+    except KeyboardInterrupt:
+        if not (interrupt or hard_exit):
+            raise
+        code = 0
+    except SystemExit as exc:
+        if not hard_exit:
+            raise
+        code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
+    _leave(code, hard_exit)
+
+
+def _leave(code, hard_exit):
+    import sys
+    if not hard_exit:
+        sys.exit(code)
+    import os
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(code or 0)

@@ -1,0 +1,152 @@
+# SPDX-License-Identifier: Apache-2.0
+"""
+node_runtime.stop: SIGINT/SIGTERM at several moments of a launched program -> exit 0.
+
+Each case runs a launcher script like the workspace's (its first statements note signals
+with `_signal`, then launch()) in a subprocess with a small target module, and signals it
+before launch() ran, during the target's import and inside its main loop.
+"""
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+
+import node_runtime
+from node_runtime import stop
+import pytest
+
+PACKAGE_ROOT = os.path.dirname(os.path.dirname(node_runtime.__file__))
+
+LAUNCHER = textwrap.dedent("""\
+    import _signal
+
+    EARLY = []
+    _signal.signal(_signal.SIGINT, lambda signum, frame: EARLY.append(signum))
+    _signal.signal(_signal.SIGTERM, lambda signum, frame: EARLY.append(signum))
+    import sys  # noqa
+    print('launcher', flush=True)
+    if 'early' in sys.argv:
+        import time
+        time.sleep(1.5)
+    from node_runtime.stop import launch  # noqa: E402
+
+    launch('target_mod', EARLY, {options})
+    """)
+
+# A target whose import takes a while (a heavy import) and whose main() loops until stopped.
+TARGET = textwrap.dedent("""\
+    import sys
+    import time
+
+    from node_runtime import stop as stop_request
+
+    print('importing', flush=True)
+    if 'import' in sys.argv:
+        time.sleep(1.5)
+
+
+    def main(*args, stop=None):
+        event = stop
+        print('main', args, flush=True)
+        if 'raise' in sys.argv:
+            raise SystemExit(3)
+        if 'wait' in sys.argv:      # a short-lived command that waits (interrupt=True)
+            time.sleep(30)
+            return 5
+        while not stop_requested(event):
+            time.sleep(0.01)
+        print('stopped', stop_request.signum(), flush=True)
+        return 0
+
+
+    def stop_requested(event):
+        return event.is_set() if event is not None else stop_request.requested()
+    """)
+
+
+def run(tmp_path, options, mode, sig, expect_line=None):
+    (tmp_path / 'target_mod.py').write_text(TARGET)
+    (tmp_path / 'launcher').write_text(LAUNCHER.format(options=options))
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+        [str(tmp_path), PACKAGE_ROOT, os.environ.get('PYTHONPATH', '')]))
+    proc = subprocess.Popen([sys.executable, '-S', str(tmp_path / 'launcher'), mode],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env=env)
+    lines = []
+    if expect_line is not None:
+        while True:
+            line = proc.stdout.readline()
+            assert line, f'no {expect_line!r} before the end: {lines} {proc.stderr.read()}'
+            lines.append(line)
+            if line.startswith(expect_line):
+                break
+    if mode in ('loop', 'wait'):
+        time.sleep(0.2)
+    proc.send_signal(sig)
+    out, err = proc.communicate(timeout=60)
+    return proc.returncode, ''.join(lines) + out, err
+
+
+SIGNALS = [signal.SIGINT, signal.SIGTERM]
+
+
+@pytest.mark.parametrize('sig', SIGNALS)
+@pytest.mark.parametrize('options', ['', 'hard_exit=True, argv=True', 'stop=True'])
+def test_signal_before_launch_exits_0_without_running_the_target(tmp_path, sig, options):
+    code, out, err = run(tmp_path, options, 'early', sig, 'launcher')
+    assert (code, err) == (0, '')
+    assert 'importing' not in out
+
+
+@pytest.mark.parametrize('sig', SIGNALS)
+@pytest.mark.parametrize('options', ['', 'hard_exit=True, argv=True', 'stop=True'])
+def test_signal_during_the_import_is_a_stop_request(tmp_path, sig, options):
+    code, out, err = run(tmp_path, options, 'import', sig, 'importing')
+    assert (code, err) == (0, '')
+    assert 'stopped' in out
+
+
+@pytest.mark.parametrize('sig', SIGNALS)
+@pytest.mark.parametrize('options', ['', 'hard_exit=True, argv=True', 'stop=True'])
+def test_signal_in_the_loop_is_a_stop_request(tmp_path, sig, options):
+    code, out, err = run(tmp_path, options, 'loop', sig, 'main')
+    assert (code, err) == (0, '')
+    assert f'stopped {int(sig)}' in out
+    if 'argv=True' in options:
+        assert "main (['loop'],)" in out
+    else:
+        assert 'main ()' in out
+
+
+@pytest.mark.parametrize('sig', SIGNALS)
+def test_interrupt_mode_ends_a_waiting_command_with_0(tmp_path, sig):
+    code, out, err = run(tmp_path, 'interrupt=True', 'wait', sig, 'main')
+    assert (code, err) == (0, '')
+
+
+def test_system_exit_status_is_kept(tmp_path):
+    for options in ('', 'hard_exit=True'):
+        (tmp_path / 'target_mod.py').write_text(TARGET)
+        (tmp_path / 'launcher').write_text(LAUNCHER.format(options=options))
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path), PACKAGE_ROOT]))
+        proc = subprocess.run([sys.executable, '-S', str(tmp_path / 'launcher'), 'raise'],
+                              capture_output=True, text=True, env=env, timeout=60)
+        assert proc.returncode == 3, proc.stderr
+
+
+def test_request_event_and_watch_in_process():
+    # In this process no signal is involved: request() is what a signal does.
+    assert not stop.requested()
+    assert stop.signum() is None
+    given = object()
+    assert stop.watch(given) is given
+    event = stop.event()
+    assert not event.is_set()
+    stop.request(signal.SIGTERM)
+    stop.request(signal.SIGINT)             # the first one counts
+    assert stop.requested() and event.is_set()
+    assert stop.signum() == signal.SIGTERM
+    assert stop.event() is event
