@@ -22,9 +22,9 @@ setup(
                 'PyPI toolchain, with ros2cli syntax and output.',
     license='Apache-2.0',
     tests_require=['pytest'],
-    entry_points={
-        'console_scripts': [
-            'ros2 = ros2cli_py.main:main',
-        ],
-    },
+    # A launcher script instead of console_scripts: the generated wrapper scans the installed
+    # metadata before our code runs, a window in which SIGINT/SIGTERM kill the process or
+    # raise KeyboardInterrupt with a traceback; scripts/ros2 routes them first
+    # (node_runtime.stop).
+    scripts=['scripts/ros2'],
 )

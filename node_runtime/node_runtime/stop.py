@@ -91,11 +91,19 @@ def watch(stop=None):
     return event()
 
 
-def _raise_interrupt(signum, frame):
-    # A second signal while unwinding must not raise again.
+def install_interrupt(exception=KeyboardInterrupt):
+    """
+    Make SIGINT and SIGTERM raise ``exception`` wherever the main thread is (main only).
+
+    For short-lived commands that unwind instead of polling a request: the first signal
+    raises, later ones are ignored so the unwinding is not interrupted again.
+    """
+    def _raise(signum, frame):
+        for sig in STOP_SIGNALS:
+            _signal.signal(sig, _signal.SIG_IGN)
+        raise exception()
     for sig in STOP_SIGNALS:
-        _signal.signal(sig, _signal.SIG_IGN)
-    raise KeyboardInterrupt
+        _signal.signal(sig, _raise)
 
 
 def launch(target, early=(), *, argv=False, stop=False, interrupt=False, hard_exit=False):
@@ -130,8 +138,7 @@ def launch(target, early=(), *, argv=False, stop=False, interrupt=False, hard_ex
     args = (sys.argv[1:],) if argv else ()
     kwargs = {'stop': event()} if stop else {}
     if interrupt:
-        for sig in STOP_SIGNALS:
-            _signal.signal(sig, _raise_interrupt)
+        install_interrupt()
     try:
         main = getattr(importlib.import_module(module), function or 'main')
         code = main(*args, **kwargs)

@@ -5,9 +5,9 @@ import argparse
 import importlib
 import importlib.util
 import os
-import signal
 import sys
 
+from node_runtime import stop
 from ros2cli_py.errors import CommandError
 
 # Set to 1 to use this implementation even where the real ros2cli is importable (tests).
@@ -28,13 +28,6 @@ def real_ros2cli_main():
 
 class _Stop(BaseException):
     """SIGINT/SIGTERM: unwind and exit 0."""
-
-
-def _on_signal(signum, frame):
-    # A second signal while unwinding must not raise again.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_IGN)
-    raise _Stop()
 
 
 def _missing(command):
@@ -113,8 +106,7 @@ def main(argv=None):
     if real is not None:
         sys.exit(real())
     argv = sys.argv[1:] if argv is None else argv
-    signal.signal(signal.SIGINT, _on_signal)
-    signal.signal(signal.SIGTERM, _on_signal)
+    stop.install_interrupt(_Stop)       # a second signal while unwinding is ignored
     try:
         sys.stdout.reconfigure(line_buffering=True)
     except (AttributeError, ValueError):
