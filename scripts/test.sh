@@ -23,10 +23,18 @@ for distro in $distros; do
   ( ws_activate; ws_source_install
     cd "$WS_ROOT"
     rm -rf "$WS_BUILD"/*/test_results "$WS_BUILD"/*/pytest.xml
+    # Several suites measure 500 Hz nodes on a shared 2-core VM that stalls for up to 28 ms:
+    # a failed test is run again up to twice (pytest-rerunfailures, pinned) and the JUnit
+    # summary still counts a test that never passed as failed. A defect fails all three.
+    rerun_args=()
+    if python3 -c 'import pytest_rerunfailures' 2>/dev/null; then
+      rerun_args=(--reruns 2 --reruns-delay 2)
+    fi
     # Sequential: the suites run DDS nodes at 500 Hz and share 2 cores.
     colcon --log-base "$WS_LOG" test --base-paths "$WS_ROOT" --build-base "$WS_BUILD" \
       --install-base "$WS_INSTALL" --executor sequential \
-      --event-handlers console_cohesion+ summary+ --pytest-args -p no:cacheprovider -ra
+      --event-handlers console_cohesion+ summary+ --pytest-args -p no:cacheprovider -ra \
+      "${rerun_args[@]}"
   ) || status=1
   read -r passed failed < <(python3 "$WS_ROOT/scripts/junit_summary.py" "$WS_BUILD") \
     || { passed=0; failed=1; }
