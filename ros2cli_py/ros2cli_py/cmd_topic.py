@@ -13,6 +13,7 @@ from ros2cli_py.graph import expand_topic
 from ros2cli_py.graph import MAX_DISCOVERY_S
 from ros2cli_py.qos import add_qos_arguments
 from ros2cli_py.qos import choose_subscription_qos
+from ros2cli_py.qos import positive_int
 from ros2cli_py.qos import profile_from_args
 from ros2cli_py.typeclass import get_type_class
 
@@ -27,17 +28,6 @@ def unsigned_int(text):
         value = -1
     if value < 0:
         raise argparse.ArgumentTypeError('value must be non-negative integer')
-    return value
-
-
-def positive_int(text):
-    """Argparse type: an integer > 0."""
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value <= 0:
-        raise argparse.ArgumentTypeError('value must be a positive integer')
     return value
 
 
@@ -402,6 +392,22 @@ class RateWindow:
         if len(self.samples) > self.window:
             del self.samples[0]
 
+    def report_due(self, last_ns):
+        """
+        Return True when a report is due for a message received at ``last_ns``.
+
+        The first sample only starts the clock; after that one report a second, as ros2cli.
+        """
+        if not self.samples:
+            return False
+        if self.last_printed == 0:
+            self.last_printed = last_ns
+            return False
+        if last_ns < self.last_printed + 1e9:
+            return False
+        self.last_printed = last_ns
+        return True
+
     def stats(self):
         """(mean, min, max, std dev, n) of the samples."""
         n = len(self.samples)
@@ -452,14 +458,8 @@ def topic_hz(args):
         while True:
             cli.spin_once(0.1)
             with lock:
-                if not window.samples:
+                if not window.report_due(last[0]):
                     continue
-                if window.last_printed == 0:
-                    window.last_printed = last[0]
-                    continue
-                if last[0] < window.last_printed + 1e9:
-                    continue
-                window.last_printed = last[0]
                 report = _hz_report(window)
             print(report)
 
@@ -535,14 +535,8 @@ def topic_delay(args):
         while True:
             cli.spin_once(0.1)
             with lock:
-                if not window.samples:
+                if not window.report_due(last[0]):
                     continue
-                if window.last_printed == 0:
-                    window.last_printed = last[0]
-                    continue
-                if last[0] < window.last_printed + 1e9:
-                    continue
-                window.last_printed = last[0]
                 mean, lo, hi, std, n = window.stats()
             print('average delay: %.3f\n\tmin: %.3fs max: %.3fs std dev: %.5fs window: %s'
                   % (mean, lo, hi, std, n))
