@@ -1,0 +1,20 @@
+# SPDX-License-Identifier: Apache-2.0
+"""
+Test-only helpers shared by every package's tests and the benchmarks.
+
+- `domain`: one ROS_DOMAIN_ID allocator for the whole workspace (no two concurrent test
+  processes get the same domain) and the environment that keeps discovery on this host.
+- `process`: a node (or any executable) as a subprocess with its output in a file, waits on
+  that output, and a stop that escalates SIGINT -> SIGTERM -> SIGKILL and reports which
+  signal ended it.
+- `shm`: removal of the Fast DDS shared-memory segments a killed process leaves behind.
+- `waiting`: polling with a timeout.
+"""
+
+from .domain import allocate_domain, isolate, localhost_env, release_domain
+from .process import executable, NodeProcess, start, stop, Stopped
+from .shm import clean_shared_memory
+from .waiting import wait_for
+
+__all__ = ['allocate_domain', 'clean_shared_memory', 'executable', 'isolate', 'localhost_env',
+           'NodeProcess', 'release_domain', 'start', 'stop', 'Stopped', 'wait_for']

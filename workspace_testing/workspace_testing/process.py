@@ -1,0 +1,128 @@
+# SPDX-License-Identifier: Apache-2.0
+"""
+An executable under test as a subprocess: start it, read and wait on its output, stop it.
+
+Output goes to a temporary file, never a pipe: a node whose pipe nobody reads would block
+on a full pipe and stall. Each process starts in its own session, so a signal a test sends
+reaches only it, and the terminal's Ctrl-C never reaches it.
+"""
+
+import collections
+import os
+import re
+import signal
+import subprocess
+import tempfile
+import time
+
+from .shm import clean_shared_memory
+
+Stopped = collections.namedtuple('Stopped', 'returncode output signal')
+Stopped.__doc__ = """How a process ended: exit code, whole output, last signal sent (None
+when it had exited on its own). `signal` is SIGKILL when it had to be killed."""
+
+
+def executable(package, name):
+    """Path of an installed executable, `<prefix>/lib/<package>/<name>` (what `ros2 run` runs)."""
+    from ament_index_python.packages import get_package_prefix
+    return os.path.join(get_package_prefix(package), 'lib', package, name)
+
+
+class NodeProcess:
+    """A started subprocess and the file its stdout and stderr go to."""
+
+    def __init__(self, args, env=None, cwd=None, stdin=subprocess.DEVNULL):
+        self.args = list(args)
+        self._log = tempfile.TemporaryFile(mode='w+', errors='replace')
+        self.popen = subprocess.Popen(self.args, stdout=self._log, stderr=subprocess.STDOUT,
+                                      stdin=stdin, text=True, env=env, cwd=cwd,
+                                      start_new_session=True)
+        self.pid = self.popen.pid
+        self._stopped = None
+
+    def poll(self):
+        return self.popen.poll()
+
+    @property
+    def returncode(self):
+        return self.popen.returncode
+
+    def send_signal(self, sig):
+        if self.popen.poll() is None:
+            self.popen.send_signal(sig)
+
+    def wait(self, timeout=None):
+        """Wait for the exit; returns the exit code, raises subprocess.TimeoutExpired."""
+        return self.popen.wait(timeout)
+
+    def output(self):
+        """Everything written so far (the file stays open for more)."""
+        if self._stopped is not None:
+            return self._stopped.output
+        self._log.flush()
+        with open(self._log.fileno(), closefd=False, errors='replace') as f:
+            f.seek(0)
+            return f.read()
+
+    def wait_for_output(self, pattern, timeout, period=0.05):
+        """
+        Wait until the output matches `pattern` (a plain str, or a compiled regex).
+
+        Returns the `re.Match`, or None when `timeout` s passed or the process exited
+        without printing it.
+        """
+        regex = pattern if isinstance(pattern, re.Pattern) else re.compile(re.escape(pattern))
+        deadline = time.monotonic() + timeout
+        while True:
+            exited = self.poll() is not None    # read before the output: nothing missed
+            found = regex.search(self.output())
+            if found or exited or time.monotonic() > deadline:
+                return found
+            time.sleep(period)
+
+    def stop(self, timeout=10.0, first=signal.SIGINT):
+        """See `stop`."""
+        return stop(self, timeout, first)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.stop()
+
+
+def start(args, env=None, cwd=None, stdin=subprocess.DEVNULL):
+    """Start `args` (a list: the executable and its arguments) as a NodeProcess."""
+    return NodeProcess(args, env=env, cwd=cwd, stdin=stdin)
+
+
+def stop(proc, timeout=10.0, first=signal.SIGINT):
+    """
+    Stop `proc` as a user would, and make sure it is gone; return `Stopped`.
+
+    `first` (SIGINT, as Ctrl-C, or SIGTERM) and `timeout` s to exit; then SIGTERM and
+    `timeout` s more; then SIGKILL, after which the Fast DDS shared memory the process could
+    not release is cleaned. Calling it again returns the same result. A test asserts
+    `returncode == 0 and signal == first` for "exits cleanly on the first signal".
+    """
+    if proc._stopped is not None:
+        return proc._stopped
+    last = None
+    if proc.poll() is None:
+        for sig in dict.fromkeys((first, signal.SIGTERM)):
+            last = sig
+            proc.send_signal(sig)
+            try:
+                proc.wait(timeout)
+                break
+            except subprocess.TimeoutExpired:
+                continue
+        if proc.poll() is None:
+            last = signal.SIGKILL
+            proc.popen.kill()
+            proc.wait()
+            clean_shared_memory()
+    output = proc.output()
+    proc._log.close()
+    proc._stopped = Stopped(proc.returncode, output, last)
+    return proc._stopped
