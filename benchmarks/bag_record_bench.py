@@ -86,31 +86,32 @@ def main():
     if args.floor_subscriber:
         return floor_subscriber()
     from ros2bag_mcap import testing as th
+    import workspace_testing as wt
     from ros2bag_mcap.bag import read_messages
     from rclpy.serialization import deserialize_message
     from ros2bag_mcap.schema import message_class
-    th.isolate()
+    wt.isolate()
     tmp = tempfile.mkdtemp(prefix='bag_bench_')
     bag = os.path.join(tmp, 'bench')
-    ros2bag = th.executable('ros2bag_mcap', 'ros2bag')
+    ros2bag = wt.executable('ros2bag_mcap', 'ros2bag')
     stack = th.start_hb50_stack()
     try:
         time.sleep(4.0)
         # Floor: a bare raw subscriber on the same topics.
-        floor = th.start([sys.executable, __file__, '--floor-subscriber'])
+        floor = wt.start([sys.executable, __file__, '--floor-subscriber'])
         time.sleep(3.0)
         c0, t0 = cpu_seconds(floor.pid), time.monotonic()
         time.sleep(min(5.0, args.seconds))
         floor_cpu = 100 * (cpu_seconds(floor.pid) - c0) / (time.monotonic() - t0)
-        th.stop(floor)
-        rec = th.start([ros2bag, 'record', '-a', '-o', bag])
+        wt.stop(floor)
+        rec = wt.start([ros2bag, 'record', '-a', '-o', bag])
         time.sleep(3.0)
         c0, t0 = cpu_seconds(rec.pid), time.monotonic()
         time.sleep(args.seconds)
         rec_cpu = 100 * (cpu_seconds(rec.pid) - c0) / (time.monotonic() - t0)
-        outputs = {name: th.stop(p)[1] for name, p in stack.items()}
+        outputs = {name: wt.stop(p).output for name, p in stack.items()}
         time.sleep(0.5)
-        th.stop(rec)
+        wt.stop(rec)
     finally:
         for p in stack.values():
             if p.poll() is None:
@@ -135,10 +136,10 @@ def main():
         sent_rate += expected / ((end[1] - start[1]) / 1e9)
     # Replay of the 500 Hz topics into a receiver.
     probe = th.Probe({t: TYPES[t] for t in FAST}, raw=True, depth=5000, rt_priority=10)
-    player = th.start([ros2bag, 'play', bag, '--topics', *FAST, '--delay', '2',
+    player = wt.start([ros2bag, 'play', bag, '--topics', *FAST, '--delay', '2',
                        '--rt-priority', '10'])
     player.wait(span + 60)
-    _, play_out = th.stop(player)
+    _, play_out, _ = wt.stop(player)
     time.sleep(0.3)
     probe.close()
     m = re.search(r'p50 ([\d.]+) us, p99 ([\d.]+) us', play_out)

@@ -16,6 +16,7 @@ import time
 
 import pytest
 from ros2bag_mcap import testing as th
+import workspace_testing as wt
 
 HB50_TOPICS = {
     '/hb50/bridge_data': 'hb50_commons/msg/BridgeData',
@@ -93,20 +94,20 @@ async def client(port, wanted, listen_s):
 
 @pytest.fixture(scope='module')
 def session():
-    th.isolate()
+    wt.isolate()
     port = free_port()
     stack = th.start_hb50_stack(debug_counts=False)
     probe = th.Probe(HB50_TOPICS, raw=True)
-    server = th.start([th.executable('foxglove_live', 'foxglove_server'), '--ros-args',
+    server = wt.start([wt.executable('foxglove_live', 'foxglove_server'), '--ros-args',
                        '-p', f'port:={port}'])
     try:
-        assert th.wait_for(lambda: probe.count('/hb50/bridge_data') > 100, 20)
+        assert wt.wait_for(lambda: probe.count('/hb50/bridge_data') > 100, 20)
         channels, received = asyncio.run(client(port, STREAMED, 6.0))
         time.sleep(0.3)
     finally:
-        code, out = th.stop(server)
+        code, out, _ = wt.stop(server)
         for name in reversed(list(stack)):
-            th.stop(stack[name])
+            wt.stop(stack[name])
         probe.settle()      # the publishers are gone: the probe takes what it still queues
         probe.close()
     return {'channels': channels, 'received': received, 'probe': probe, 'code': code,

@@ -2,55 +2,19 @@
 """
 Test helpers shared by the ros2bag_mcap and foxglove_live tests.
 
-An isolated DDS domain, the HB50 stack as subprocesses, and a live probe that keeps what it
-receives.
+The HB50 stack as subprocesses (started with workspace_testing, the workspace's harness) and
+a live probe that keeps what it receives.
 """
 
 import os
-import random
 import re
-import signal
-import subprocess
-import tempfile
 import threading
 import time
 
-DOMAIN_RANGE = (110, 119)
+from workspace_testing import executable, start
+
 HB50_EXECUTABLES = ('bridge_node', 'control_node', 'heartbeat_monitor')
 PUBLISHED = re.compile(r'published n=(\d+) t_ns=(\d+)')
-
-
-def isolate():
-    os.environ['ROS_DOMAIN_ID'] = str(random.randint(*DOMAIN_RANGE))
-    os.environ['ROS_AUTOMATIC_DISCOVERY_RANGE'] = 'LOCALHOST'
-
-
-def executable(package, name):
-    from ament_index_python.packages import get_package_prefix
-    return os.path.join(get_package_prefix(package), 'lib', package, name)
-
-
-def start(args):
-    log = tempfile.TemporaryFile(mode='w+')
-    proc = subprocess.Popen(args, stdout=log, stderr=subprocess.STDOUT, text=True,
-                            start_new_session=True)
-    proc.log = log
-    return proc
-
-
-def stop(proc, timeout=10.0, sig=signal.SIGINT):
-    """Signal, wait, return (exit code, output)."""
-    if proc.poll() is None:
-        proc.send_signal(sig)
-        try:
-            proc.wait(timeout)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(timeout)
-    proc.log.seek(0)
-    out = proc.log.read()
-    proc.log.close()
-    return proc.returncode, out
 
 
 def start_hb50_stack(debug_counts=True):
@@ -80,15 +44,6 @@ def published_counts(output):
     The first n samples were stamped before t_ns, sample n+1 after it.
     """
     return [(int(n), int(t)) for n, t in PUBLISHED.findall(output)]
-
-
-def wait_for(predicate, timeout, period=0.05):
-    deadline = time.monotonic() + timeout
-    while True:
-        value = predicate()
-        if value or time.monotonic() > deadline:
-            return value
-        time.sleep(period)
 
 
 class Probe:

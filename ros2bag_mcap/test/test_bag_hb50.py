@@ -7,6 +7,7 @@ import time
 import numpy as np
 import pytest
 from ros2bag_mcap import testing as th
+import workspace_testing as wt
 import yaml
 
 HB50_TOPICS = {
@@ -28,7 +29,7 @@ RECORD_S = 20.0
 
 
 def ros2bag():
-    return th.executable('ros2bag_mcap', 'ros2bag')
+    return wt.executable('ros2bag_mcap', 'ros2bag')
 
 
 def stamp_ns(msg):
@@ -37,7 +38,7 @@ def stamp_ns(msg):
 
 @pytest.fixture(scope='module')
 def session(tmp_path_factory):
-    th.isolate()
+    wt.isolate()
     out = {'dir': tmp_path_factory.mktemp('bag')}
     bag = str(out['dir'] / 'hb50')
     stack = th.start_hb50_stack()
@@ -45,23 +46,23 @@ def session(tmp_path_factory):
     # ~3000 messages/s here would take the CPU the recorder needs (the test deserializes later).
     probe = th.Probe(HB50_TOPICS, raw=True)
     try:
-        assert th.wait_for(lambda: probe.count('/hb50/robot_state') > 100, 20), \
+        assert wt.wait_for(lambda: probe.count('/hb50/robot_state') > 100, 20), \
             'the HB50 stack did not come up'
         base = {t: probe.node.count_subscribers(t) for t in FAST}
-        rec = th.start([ros2bag(), 'record', '-a', '-o', bag])
+        rec = wt.start([ros2bag(), 'record', '-a', '-o', bag])
         # The 20 s count from the moment the recorder subscribed to every 500 Hz topic.
-        assert th.wait_for(
+        assert wt.wait_for(
             lambda: all(probe.node.count_subscribers(t) > base[t] for t in FAST), 30)
         time.sleep(RECORD_S)
         stack_stop = time.time_ns()
         # The monitor first: it would report the others' shutdown as events.
-        outputs = {name: th.stop(stack[name])[1] for name in reversed(list(stack))}
+        outputs = {name: wt.stop(stack[name]).output for name in reversed(list(stack))}
         time.sleep(0.5)
-        rc, rec_out = th.stop(rec)
+        rc, rec_out, _ = wt.stop(rec)
     finally:
         for p in stack.values():
             if p.poll() is None:
-                th.stop(p)
+                wt.stop(p)
         probe.settle()      # the publishers are gone: the probe takes what it still queues
         probe.close()
     out.update(bag=bag, probe=probe, outputs=outputs, rec_rc=rc, rec_out=rec_out,
@@ -90,9 +91,9 @@ def test_recorder_closes_cleanly_and_reports_counts(session):
     for topic in HB50_TOPICS:
         if topic != '/hb50/status':
             assert f'{topic}: ' in session['rec_out']
-    rc = th.start([ros2bag(), 'info', session['bag']])
+    rc = wt.start([ros2bag(), 'info', session['bag']])
     rc.wait(60)
-    code, text = th.stop(rc)
+    code, text, _ = wt.stop(rc)
     assert code == 0, text
     assert 'Topic: /hb50/bridge_data | Type: hb50_commons/msg/BridgeData' in text
 
@@ -297,11 +298,11 @@ def test_replay_count_and_contents(session, tmp_path):
     # order and count, not about how loaded the test machine is.
     probe = th.Probe({t: HB50_TOPICS[t] for t in fast}, raw=True, depth=5000, rt_priority=10)
     try:
-        player = th.start([ros2bag(), 'play', session['bag'], '--topics', *fast,
+        player = wt.start([ros2bag(), 'play', session['bag'], '--topics', *fast,
                            '--start-offset', str(offset), '--delay', '4',
                            '--rt-priority', '10'])
         player.wait(RECORD_S - offset + 30)
-        code, out = th.stop(player)
+        code, out, _ = wt.stop(player)
         time.sleep(0.3)
     finally:
         probe.close()

@@ -9,12 +9,12 @@ import time
 import pytest
 from rclpy.qos import DurabilityPolicy, HistoryPolicy, QoSProfile, ReliabilityPolicy
 from ros2bag_mcap import bag, qos, schema
-from ros2bag_mcap import testing as th
+import workspace_testing as wt
 import yaml
 
 
 def ros2bag(*args, timeout=60):
-    return subprocess.run([th.executable('ros2bag_mcap', 'ros2bag'), *args],
+    return subprocess.run([wt.executable('ros2bag_mcap', 'ros2bag'), *args],
                           capture_output=True, text=True, timeout=timeout)
 
 
@@ -126,13 +126,13 @@ def _publisher(rate_hz):
 @pytest.mark.parametrize('sig', [signal.SIGKILL])
 def test_interrupted_and_killed_recordings(tmp_path, sig):
     from std_msgs.msg import String
-    th.isolate()
+    wt.isolate()
     ctx, node, pub = _publisher(200)
     uri = str(tmp_path / 'rec')
-    rec = th.start([th.executable('ros2bag_mcap', 'ros2bag'), 'record', '/bag_test/chatter',
+    rec = wt.start([wt.executable('ros2bag_mcap', 'ros2bag'), 'record', '/bag_test/chatter',
                     '-o', uri])
     try:
-        assert th.wait_for(lambda: pub.get_subscription_count() > 0, 20), 'no recorder'
+        assert wt.wait_for(lambda: pub.get_subscription_count() > 0, 20), 'no recorder'
         time.sleep(0.5)
         sent = 0
         deadline = time.monotonic() + 3.0
@@ -140,7 +140,7 @@ def test_interrupted_and_killed_recordings(tmp_path, sig):
             pub.publish(String(data='x' * 200 + str(sent)))
             sent += 1
             time.sleep(0.005)
-        code, out = th.stop(rec, sig=sig)
+        code, out, _ = wt.stop(rec, first=sig)
     finally:
         node.destroy_node()
         ctx.try_shutdown()

@@ -68,3 +68,12 @@ def test_wait_for_returns_the_last_value():
     values = iter([0, '', 'done'])
     assert wait_for(lambda: next(values), 5, period=0) == 'done'
     assert wait_for(lambda: [], 0.05, period=0.01) == []
+
+
+def test_a_plain_popen_is_stopped_too():
+    import subprocess
+    popen = subprocess.Popen([sys.executable, CHILD, 'ignore_int'], stdout=subprocess.PIPE,
+                             text=True)
+    assert popen.stdout.readline() == 'ready\n'
+    assert stop(popen, timeout=1) == (3, None, signal.SIGTERM)
+    popen.stdout.close()

@@ -104,25 +104,30 @@ def stop(proc, timeout=10.0, first=signal.SIGINT):
     `timeout` s more; then SIGKILL, after which the Fast DDS shared memory the process could
     not release is cleaned. Calling it again returns the same result. A test asserts
     `returncode == 0 and signal == first` for "exits cleanly on the first signal".
+    `proc` is a NodeProcess or a plain subprocess.Popen (whose output is not ours: None).
     """
-    if proc._stopped is not None:
-        return proc._stopped
+    node = proc if isinstance(proc, NodeProcess) else None
+    if node is not None and node._stopped is not None:
+        return node._stopped
+    popen = proc if node is None else node.popen
     last = None
-    if proc.poll() is None:
+    if popen.poll() is None:
         for sig in dict.fromkeys((first, signal.SIGTERM)):
             last = sig
-            proc.send_signal(sig)
+            popen.send_signal(sig)
             try:
-                proc.wait(timeout)
+                popen.wait(timeout)
                 break
             except subprocess.TimeoutExpired:
                 continue
-        if proc.poll() is None:
+        if popen.poll() is None:
             last = signal.SIGKILL
-            proc.popen.kill()
-            proc.wait()
+            popen.kill()
+            popen.wait()
             clean_shared_memory()
-    output = proc.output()
-    proc._log.close()
-    proc._stopped = Stopped(proc.returncode, output, last)
-    return proc._stopped
+    result = Stopped(popen.returncode, None, last)
+    if node is not None:
+        result = result._replace(output=node.output())
+        node._log.close()
+        node._stopped = result
+    return result
