@@ -15,7 +15,8 @@ setup(
     zip_safe=True,
     maintainer='Workspace maintainers',
     maintainer_email='dev@workspace.local',
-    description='Stop requests on SIGINT/SIGTERM, launcher bodies and bounded log text.',
+    description='Stop requests on SIGINT/SIGTERM, launcher bodies, bounded log text and '
+                'declared parameters.',
     license='Apache-2.0',
     tests_require=['pytest'],
 )
