@@ -2,17 +2,15 @@
 """Run the installed `ros2` as a user would: subprocesses on a private ROS_DOMAIN_ID."""
 
 import os
-import random
 import signal
 import subprocess
 import sys
-import tempfile
 import time
 
 from ament_index_python.packages import get_package_prefix
 import pytest
+import workspace_testing as wt
 
-DOMAIN_RANGE = (100, 109)       # this package's ROS_DOMAIN_ID range (HELPERS.md)
 FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'fixtures')
 
 
@@ -52,35 +50,18 @@ class Ros2:
         return Result(args, proc.returncode, proc.stdout, proc.stderr)
 
     def start(self, *args, env=None):
-        """Start a long-running command, output to temporary files."""
-        out = tempfile.TemporaryFile(mode='w+')
-        err = tempfile.TemporaryFile(mode='w+')
-        proc = subprocess.Popen([ros2_path(), *args], stdout=out, stderr=err, text=True,
-                                env=env or self.env, start_new_session=True)
-        proc.out_file, proc.err_file = out, err
-        return proc
+        """Start a long-running command (a workspace_testing NodeProcess, stderr apart)."""
+        return wt.start([ros2_path(), *args], env=env or self.env, separate_stderr=True)
 
     @staticmethod
     def output(proc):
         """(stdout, stderr) written so far by a started command."""
-        texts = []
-        for f in (proc.out_file, proc.err_file):
-            f.flush()
-            f.seek(0)
-            texts.append(f.read())
-        return tuple(texts)
+        return proc.output(), proc.errors()
 
     @staticmethod
     def stop(proc, sig=signal.SIGINT, timeout=15):
-        """Signal a started command and wait; returns its exit code."""
-        if proc.poll() is None:
-            proc.send_signal(sig)
-            try:
-                proc.wait(timeout)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait(timeout)
-        return proc.returncode
+        """Signal a started command (SIGTERM, SIGKILL if it does not exit); its exit code."""
+        return wt.stop(proc, timeout, first=sig).returncode
 
 
 def wait_output(ros2, proc, predicate, timeout):
@@ -95,7 +76,7 @@ def wait_output(ros2, proc, predicate, timeout):
 
 @pytest.fixture(scope='session')
 def domain():
-    return random.randint(*DOMAIN_RANGE)
+    return wt.allocate_domain()
 
 
 @pytest.fixture(scope='session')

@@ -7,22 +7,18 @@ rclpy started once.
 """
 
 import os
-import random
 
 import pytest
+import workspace_testing as wt
 
-# Workspace tests use domains 80-99 (each package's tests have their own range), discovery
-# stays on this host, and ROS_PYTHON_CHECK_FIELDS is on so that a wrong field value raises.
-DOMAIN_RANGE = (80, 99)
+# A domain from the workspace's one allocator, discovery on this host, and
+# ROS_PYTHON_CHECK_FIELDS on so that a wrong field value raises.
 os.environ.setdefault('ROS_PYTHON_CHECK_FIELDS', '1')  # read when a message module is imported
 
 
 @pytest.fixture(scope='session', autouse=True)
 def isolated_domain():
-    domain = os.environ.get('WS_TEST_DOMAIN_ID') or str(random.randint(*DOMAIN_RANGE))
-    os.environ['ROS_DOMAIN_ID'] = domain
-    os.environ.setdefault('ROS_AUTOMATIC_DISCOVERY_RANGE', 'LOCALHOST')
-    return int(domain)
+    return wt.isolate()
 
 
 @pytest.fixture(scope='module')

@@ -22,13 +22,13 @@ where they need them), then stopped with SIGINT and with SIGTERM at three moment
 Pass: exit status 0 and neither 'Traceback' nor '[FATAL]' in the output (stdout and stderr).
 An executable that ends by itself before the signal (a CLI's one-shot run) must end the
 same way. Runs are made in two processes at a time, the runs of one executable one after
-the other (so ports and files of one executable never clash). ROS_DOMAIN_ID 130-139.
+the other (so ports and files of one executable never clash), on a ROS_DOMAIN_ID from
+workspace_testing.
 """
 
 from concurrent.futures import ThreadPoolExecutor
 import os
 import pathlib
-import random
 import signal
 import subprocess
 import tempfile
@@ -38,9 +38,9 @@ import time
 from ament_index_python import get_resources
 from ament_index_python.packages import get_package_share_directory
 import pytest
+import workspace_testing as wt
 
 WORKSPACE = pathlib.Path(__file__).resolve().parents[2]
-DOMAIN_RANGE = (130, 139)
 
 # Arguments an executable needs to run at all (CLIs: a long-running verb where the tool has
 # one, else a one-shot run) or to run as shipped (a non-ROS program's own config file).
@@ -203,7 +203,7 @@ def _runs_of(package, path):
 @pytest.fixture(scope='module')
 def results():
     """Every run of every executable, two executables at a time."""
-    domain_id = random.randint(*DOMAIN_RANGE)
+    domain_id = wt.allocate_domain()
 
     def run_all(item):
         return [run.execute(domain_id) for run in _runs_of(*item)]

@@ -77,3 +77,14 @@ def test_a_plain_popen_is_stopped_too():
     assert popen.stdout.readline() == 'ready\n'
     assert stop(popen, timeout=1) == (3, None, signal.SIGTERM)
     popen.stdout.close()
+
+
+def test_stderr_kept_apart_when_asked():
+    code = 'import sys; print("out"); print("err", file=sys.stderr)'
+    merged = start([sys.executable, '-c', code])
+    apart = start([sys.executable, '-c', code], separate_stderr=True)
+    assert wait_for(lambda: merged.poll() is not None and apart.poll() is not None, 20)
+    assert sorted(merged.output().split()) == ['err', 'out'] and merged.errors() is None
+    assert (apart.output(), apart.errors()) == ('out\n', 'err\n')
+    assert stop(apart).output == 'out\n' and apart.errors() == 'err\n'
+    stop(merged)

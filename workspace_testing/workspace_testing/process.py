@@ -31,14 +31,19 @@ def executable(package, name):
 class NodeProcess:
     """A started subprocess and the file its stdout and stderr go to."""
 
-    def __init__(self, args, env=None, cwd=None, stdin=subprocess.DEVNULL):
+    def __init__(self, args, env=None, cwd=None, stdin=subprocess.DEVNULL,
+                 separate_stderr=False):
         self.args = list(args)
         self._log = tempfile.TemporaryFile(mode='w+', errors='replace')
-        self.popen = subprocess.Popen(self.args, stdout=self._log, stderr=subprocess.STDOUT,
+        self._err = tempfile.TemporaryFile(mode='w+', errors='replace') \
+            if separate_stderr else None
+        self.popen = subprocess.Popen(self.args, stdout=self._log,
+                                      stderr=self._err or subprocess.STDOUT,
                                       stdin=stdin, text=True, env=env, cwd=cwd,
                                       start_new_session=True)
         self.pid = self.popen.pid
         self._stopped = None
+        self._stopped_errors = None
 
     def poll(self):
         return self.popen.poll()
@@ -56,13 +61,16 @@ class NodeProcess:
         return self.popen.wait(timeout)
 
     def output(self):
-        """Everything written so far (the file stays open for more)."""
+        """Everything written so far to stdout (and stderr, unless kept separate)."""
         if self._stopped is not None:
             return self._stopped.output
-        self._log.flush()
-        with open(self._log.fileno(), closefd=False, errors='replace') as f:
-            f.seek(0)
-            return f.read()
+        return _read(self._log)
+
+    def errors(self):
+        """Everything written so far to stderr when started with separate_stderr."""
+        if self._stopped is not None:
+            return self._stopped_errors
+        return _read(self._err) if self._err is not None else None
 
     def wait_for_output(self, pattern, timeout, period=0.05):
         """
@@ -91,9 +99,21 @@ class NodeProcess:
         self.stop()
 
 
-def start(args, env=None, cwd=None, stdin=subprocess.DEVNULL):
-    """Start `args` (a list: the executable and its arguments) as a NodeProcess."""
-    return NodeProcess(args, env=env, cwd=cwd, stdin=stdin)
+def _read(f):
+    f.flush()
+    with open(f.fileno(), closefd=False, errors='replace') as view:
+        view.seek(0)
+        return view.read()
+
+
+def start(args, env=None, cwd=None, stdin=subprocess.DEVNULL, separate_stderr=False):
+    """
+    Start `args` (a list: the executable and its arguments) as a NodeProcess.
+
+    stdout and stderr go to one file, or with `separate_stderr` to two (`errors()` reads the
+    second), for tests of what a command prints where.
+    """
+    return NodeProcess(args, env=env, cwd=cwd, stdin=stdin, separate_stderr=separate_stderr)
 
 
 def stop(proc, timeout=10.0, first=signal.SIGINT):
@@ -128,6 +148,9 @@ def stop(proc, timeout=10.0, first=signal.SIGINT):
     result = Stopped(popen.returncode, None, last)
     if node is not None:
         result = result._replace(output=node.output())
+        node._stopped_errors = node.errors()
         node._log.close()
+        if node._err is not None:
+            node._err.close()
         node._stopped = result
     return result
