@@ -18,10 +18,10 @@ def holder(n):
 
 
 def test_concurrent_processes_never_share_a_domain():
-    procs = [holder(40) for _ in range(3)]
+    procs = [holder(20) for _ in range(3)]
     try:
         sets = [held for _, held in procs]
-        assert all(len(s) == 40 for s in sets)
+        assert all(len(s) == 20 for s in sets)
         assert not (sets[0] & sets[1] or sets[0] & sets[2] or sets[1] & sets[2])
         mine = allocate_domain()
         assert mine in DOMAINS and all(mine not in s for s in sets)
