@@ -13,7 +13,7 @@ import contextlib
 import time
 
 from node_runtime import stop as stop_request
-from rcl_interfaces.msg import SetParametersResult
+from node_runtime.parameters import declare, on_change, Parameter
 import rclpy
 from rclpy.executors import ExternalShutdownException, SingleThreadedExecutor
 from rclpy.node import Node
@@ -38,45 +38,74 @@ from .qos import COMMAND_QOS, STATE_QOS
 NODE_NAME = 'robstride_hardware_interface'
 DEFAULT_NAMESPACE = '/robstride'
 
-# Start-up parameters (read once). Per-joint arrays are parallel, in joint order.
-PARAMETERS = {
-    'joint_names': ['joint_1', 'joint_2'],
-    'can_ids': [1, 2],
-    'models': ['RS02', 'RS03'],
-    'directions': [1, 1],
-    'kp': [20.0, 100.0],
-    'kd': [1.0, 4.0],
-    'can_interface': 'sim',       # sim | any python-can interface (socketcan, virtual, ...)
-    'can_channel': 'can0',
-    'can_bitrate': 1000000,       # bit/s; 0 keeps the interface's own setting
-    'fake_motors': False,         # run the simulated motors in-process as a bus peer
-    'host_id': 0xFD,
-    'update_rate_hz': 500.0,
-    'error_timeout_ms': 4000,
-    'freeze_on_joint_loss': True,
-    'enable_retry_ms': 200,
-    'max_feedback_age_ms': 100,
-    'publish_joint_states': True,
-}
+# Start-up parameters (read once, read-only). Per-joint arrays are parallel, in joint order.
+STARTUP_PARAMETERS = (
+    Parameter('joint_names', ['joint_1', 'joint_2'],
+              'joint names in joint order (the order of every per-joint array and of '
+              'robstride_state)'),
+    Parameter('can_ids', [1, 2], 'CAN id of the motor of each joint', value_range=(1, 127),
+              constraints='one entry per joint, unique'),
+    Parameter('models', ['RS02', 'RS03'], 'RobStride model of the motor of each joint (sets '
+              'frame scaling and safety ranges)',
+              constraints='one entry per joint; RS00 .. RS06 (case-insensitive)'),
+    Parameter('directions', [1, 1], 'joint = direction * motor, per joint', choices=(1, -1),
+              constraints='one entry per joint'),
+    Parameter('kp', [20.0, 100.0], 'motion-mode stiffness per joint [N*m/rad] (change at run '
+              'time with the set_data_to_robstride service, item kp)',
+              constraints='one entry per joint; 0 .. kp max of the model'),
+    Parameter('kd', [1.0, 4.0], 'motion-mode damping per joint [N*m*s/rad] (change at run time '
+              'with the set_data_to_robstride service, item kd)',
+              constraints='one entry per joint; 0 .. kd max of the model'),
+    Parameter('can_interface', 'sim', 'bus: sim (simulated motors in this process) or a '
+              'python-can interface (socketcan, pcan, slcan, gs_usb, virtual, ...)'),
+    Parameter('can_channel', 'can0', 'python-can channel (e.g. can0); unused with sim'),
+    Parameter('can_bitrate', 1000000, 'CAN bitrate [bit/s]; 0 keeps the own setting of the '
+              'interface', value_range=(0, None)),
+    Parameter('fake_motors', False, 'run the simulated motors in this process as a peer on '
+              'the python-can bus (needs a python-can can_interface, e.g. virtual)'),
+    Parameter('host_id', 0xFD, 'our own CAN id on the bus (no motor may use it)',
+              value_range=(0, 255)),
+    Parameter('update_rate_hz', 500.0, 'read/publish/write cycle rate [Hz]',
+              value_range=(0.0, 2000.0), constraints='> 0'),
+    Parameter('error_timeout_ms', 4000, 'a joint without feedback for this long is lost [ms]',
+              value_range=(1, None)),
+    Parameter('freeze_on_joint_loss', True, 'on a joint loss every joint holds its position '
+              'and commands are ignored until ~/reactivate'),
+    Parameter('enable_retry_ms', 200, 'Enable is re-sent at most this often per joint [ms]',
+              value_range=(200, None)),
+    Parameter('max_feedback_age_ms', 100, 'joint commands are refused when the feedback of a '
+              'commanded joint is older than this [ms]', value_range=(1, None)),
+    Parameter('publish_joint_states', True, 'publish sensor_msgs/JointState on joint_states'),
+)
+SIM_SCALAR_NAMES = ('sim.bus_voltage', 'sim.heat_gain', 'sim.ambient_c', 'sim.bus_state')
+SIM_ARRAY_NAMES = ('sim.hung', 'sim.load_torque', 'sim.inject_fault_bits', 'sim.calibrate')
 
-# Simulation and fault-injection parameters, changeable at run time. Per-joint ones get a
-# default of one entry per joint (see _sim_defaults).
-SIM_SCALARS = {
-    'sim.bus_voltage': 48.0,      # V; below 18 latches under-voltage, above 60 over-voltage
-    'sim.heat_gain': 1.0,         # multiplies winding heating (speeds up over-temperature)
-    'sim.ambient_c': 25.0,
-    'sim.bus_state': 'ok',        # ok | not_open | send_fail
-}
 
-
-def _sim_defaults(n):
-    return {
-        'sim.hung': [False] * n,             # MCU hung: stops answering (-> stale -> lost)
-        'sim.load_torque': [0.0] * n,        # external torque on each joint (N*m, joint side)
-        'sim.inject_fault_bits': [0] * n,    # on each set: latch these fault bits
-        'sim.calibrate': [False] * n,        # on each set: true runs the encoder calibration
-        'sim.initial_positions': [0.0] * n,  # start-up only (rad, joint side)
-    }
+def sim_parameters(n):
+    """Return the simulation/fault-injection parameters for `n` joints (run-time but the last)."""
+    def per_joint(name, default, description, **kw):
+        return Parameter(name, [default] * n, description, read_only=False,
+                         constraints=f'one entry per joint ({n})', **kw)
+    return (
+        Parameter('sim.bus_voltage', 48.0, 'bus voltage of the simulated motors [V]; below 18 '
+                  'latches under-voltage, above 60 over-voltage', read_only=False,
+                  value_range=(0.0, None)),
+        Parameter('sim.heat_gain', 1.0, 'multiplies the winding heating (speeds up '
+                  'over-temperature) [1]', read_only=False, value_range=(0.0, None)),
+        Parameter('sim.ambient_c', 25.0, 'ambient temperature of the simulated motors [degC]',
+                  read_only=False),
+        Parameter('sim.bus_state', 'ok', 'injected bus state: comm_state -1 (not_open) or -2 '
+                  '(send_fail), frames not delivered; also on a real bus', read_only=False,
+                  choices=BUS_STATES),
+        per_joint('sim.hung', False, 'true: that motor stops answering (hung MCU)'),
+        per_joint('sim.load_torque', 0.0, 'external load on each joint, joint side [N*m]'),
+        per_joint('sim.inject_fault_bits', 0, 'on each set: latch these fault bits per motor '
+                  '(e.g. 128 = encoder uncalibrated)'),
+        per_joint('sim.calibrate', False, 'on each set: true starts the encoder calibration '
+                  'of that motor (run_state 1 for 1 s)'),
+        Parameter('sim.initial_positions', [0.0] * n, 'start position of each simulated '
+                  'joint, joint side [rad]', constraints=f'one entry per joint ({n})'),
+    )
 
 
 class ConfigError(ValueError):
@@ -92,15 +121,16 @@ class RobstrideSimNode(Node):
         self.bus = self.peer = None
         self.motors = None
         self._motor_lock = contextlib.nullcontext()
-        for name, default in PARAMETERS.items():
-            self.declare_parameter(name, default)
-        p = {name: self.get_parameter(name).value for name in PARAMETERS}
-        joints = self._joint_configs(p)
-        n = len(joints)
-        for name, default in {**SIM_SCALARS, **_sim_defaults(n)}.items():
-            self.declare_parameter(name, default)
+        try:
+            p = declare(self, STARTUP_PARAMETERS)
+            joints = self._joint_configs(p)
+            n = len(joints)
+            self._sim_parameters = sim_parameters(n)
+            p.update(declare(self, self._sim_parameters))
+        except ValueError as exc:
+            raise ConfigError(str(exc)) from None
         self._check_config(p, joints)
-        initial = self.get_parameter('sim.initial_positions').value
+        initial = p['sim.initial_positions']
         self._check_length('sim.initial_positions', initial, n)
 
         interface = p['can_interface']
@@ -125,12 +155,13 @@ class RobstrideSimNode(Node):
             freeze_on_joint_loss=p['freeze_on_joint_loss'],
             enable_retry_s=p['enable_retry_ms'] / 1000.0,
             max_feedback_age_s=p['max_feedback_age_ms'] / 1000.0, log=self._log)
-        result = self._on_set_parameters(
-            [self.get_parameter(name) for name in {**SIM_SCALARS, **_sim_defaults(n)}
-             if name != 'sim.initial_positions'], startup=True)
-        if not result.successful:
-            raise ConfigError(result.reason)
-        self.add_on_set_parameters_callback(self._on_set_parameters)
+        sim_values = {name: p[name] for name in SIM_SCALAR_NAMES + SIM_ARRAY_NAMES}
+        reason = self._sim_refusal(sim_values, startup=True)
+        if reason:
+            raise ConfigError(reason)
+        self._apply_sim_changes(sim_values)
+        # `ros2 param set` of a sim.* parameter: checked, then applied; the rest is read-only.
+        on_change(self, self._sim_parameters, self._apply_sim_changes, self._sim_refusal)
 
         self.state_pub = self.create_publisher(RobstrideState, '~/robstride_state', STATE_QOS)
         self.js_pub = (self.create_publisher(JointState, 'joint_states', STATE_QOS)
@@ -174,17 +205,12 @@ class RobstrideSimNode(Node):
 
     @staticmethod
     def _check_config(p, joints):
+        # Ranges of single parameters are checked by declare(); these involve several.
         rate = float(p['update_rate_hz'])
-        if not 0.0 < rate <= 2000.0:
+        if not rate > 0.0:
             raise ConfigError(f'update_rate_hz must be in (0, 2000], got {rate}')
-        if not 0 <= p['host_id'] <= 0xFF or p['host_id'] in [j.can_id for j in joints]:
+        if p['host_id'] in [j.can_id for j in joints]:
             raise ConfigError(f'host_id {p["host_id"]} must be 0..255 and no motor\'s id')
-        if p['enable_retry_ms'] < 200:
-            raise ConfigError('enable_retry_ms must be >= 200 (Enable at most every 200 ms)')
-        if not p['max_feedback_age_ms'] > 0:
-            raise ConfigError('max_feedback_age_ms must be > 0')
-        if p['error_timeout_ms'] <= 0:
-            raise ConfigError('error_timeout_ms must be > 0')
         if p['fake_motors'] and p['can_interface'] == 'sim':
             raise ConfigError('fake_motors needs a python-can can_interface (e.g. virtual)')
         if p['can_interface'] != 'sim' and not p['can_channel']:
@@ -205,40 +231,24 @@ class RobstrideSimNode(Node):
             raise ConfigError(str(exc)) from None
         return joints
 
-    def _on_set_parameters(self, params, startup=False):
-        """Validate every sim.* change first, then apply them all (never half-applied)."""
+    def _sim_refusal(self, changes, startup=False):
+        """Reason to refuse sim.* changes (checked whole before any is applied), or None."""
         n = len(self.hw.joints)
-        actions = []
-        for prm in params:
-            name, value = prm.name, prm.value
-            if (self.motors is None and name.startswith('sim.') and name != 'sim.bus_state'
-                    and not startup):
-                return SetParametersResult(
-                    successful=False, reason=f'{name}: no simulated motors in this process '
-                                             '(can_interface is a real bus, fake_motors false)')
-            if name in ('sim.hung', 'sim.load_torque', 'sim.inject_fault_bits',
-                        'sim.calibrate'):
-                if value is None or len(value) != n:
-                    return SetParametersResult(successful=False,
-                                               reason=f'{name} needs {n} entries')
-            if name == 'sim.initial_positions':
-                return SetParametersResult(successful=False, reason=f'{name} is start-up only')
-            if name == 'sim.bus_state' and value not in BUS_STATES:
-                return SetParametersResult(
-                    successful=False, reason=f'sim.bus_state must be one of {BUS_STATES}')
-            if name in ('sim.bus_voltage', 'sim.heat_gain') and not value >= 0.0:
-                return SetParametersResult(successful=False, reason=f'{name} must be >= 0')
-            if name in PARAMETERS:
-                return SetParametersResult(
-                    successful=False, reason=f'{name} is read at start-up only')
-            actions.append((name, value))
-        for name, value in actions:
+        for name, value in changes.items():
+            if self.motors is None and name != 'sim.bus_state' and not startup:
+                return (f'{name}: no simulated motors in this process '
+                        '(can_interface is a real bus, fake_motors false)')
+            if name in SIM_ARRAY_NAMES and len(value) != n:
+                return f'{name} needs {n} entries'
+        return None
+
+    def _apply_sim_changes(self, changes):
+        for name, value in changes.items():
             if name == 'sim.bus_state':
                 self.bus.inject_state(value)
             elif self.motors is not None:
                 with self._motor_lock:
                     self._apply_sim(name, value)
-        return SetParametersResult(successful=True)
 
     def _apply_sim(self, name, value):
         joints = self.hw.joints

@@ -16,7 +16,7 @@ def test_config_and_readme_installed():
     with open(os.path.join(SHARE, 'config', 'robstride_sim.yaml')) as f:
         doc = yaml.safe_load(f)
     params = doc['/**/robstride_hardware_interface']['ros__parameters']
-    from robstride_sim.node import PARAMETERS, SIM_SCALARS, _sim_defaults
-    expected = set(PARAMETERS) | set(SIM_SCALARS) | set(_sim_defaults(2))
+    from robstride_sim.node import sim_parameters, STARTUP_PARAMETERS
+    expected = {p.name for p in STARTUP_PARAMETERS + sim_parameters(2)}
     assert set(params) == expected          # every parameter documented, nothing stale
     assert os.path.isfile(os.path.join(SHARE, 'README.md'))
