@@ -16,8 +16,20 @@ control_node's command and toggling the brake of fr_j0; a braked joint reports e
 velocity and effort, so the first BridgeData showing the toggle marks the applied tick. The
 latency is that BridgeData's stamp minus the command's publish time (same host clock).
 
-Usage: hb50_bench.py [--duration 30] [--composed] [--executor events|single|multi]
-                     [--loop-mode thread|timer] [--busy-wait S] [--rt-priority N] [--domain 39]
+Issue 12 summary (printed last): CPU % of one core per 500 Hz node beside the target (<= 10 %)
+and beside a floor measured in the same run (a bare rclpy node publishing BridgeData at 500 Hz
+from a timer on the same executor, alone, for the same window) with the ratio (target <= 3x);
+p99 period jitter beside 0.1 ms; skipped ticks (stamp gaps), split into those that fall in a VM
+stall and the rest: a stall-detector thread in this process sleeps 1 ms at a time and records
+every oversleep > 2 ms as a stall interval, so a tick lost while the whole VM stood still is
+attributed to it; command -> applied p99 beside 3 ms. By default the 3-process stack and the
+composed hb50_stack are measured one after the other (--modes), then the floor. In the
+composed process the CPU per node is its loop thread (named after the node) plus half of the
+shared executor/DDS threads.
+
+Usage: hb50_bench.py [--duration 30] [--modes 3proc,composed] [--composed]
+                     [--executor events|single|multi] [--loop-mode thread|timer] [--busy-wait S]
+                     [--rt-priority N] [--domain 39]
 Needs the workspace sourced (hb50_nodes installed).
 """
 
@@ -37,7 +49,11 @@ def parse():
     p = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     p.add_argument('--duration', type=float, default=30.0, help='measurement window (s)')
     p.add_argument('--warmup', type=float, default=4.0, help='stand-up time before measuring')
-    p.add_argument('--composed', action='store_true', help='run hb50_stack (one process)')
+    p.add_argument('--composed', action='store_true',
+                   help='only the composed hb50_stack (same as --modes composed)')
+    p.add_argument('--modes', default='3proc,composed',
+                   help='comma-separated: 3proc (three processes), composed (hb50_stack)')
+    p.add_argument('--floor-child', action='store_true', help=argparse.SUPPRESS)
     p.add_argument('--executor', default='events', choices=('events', 'single', 'multi'))
     p.add_argument('--loop-mode', default='thread', choices=('thread', 'timer'))
     p.add_argument('--busy-wait', type=float, default=None, help='busy_wait parameter (s)')
@@ -57,13 +73,8 @@ def pct(values, q):
     return float(np.percentile(values, q)) if len(values) else float('nan')
 
 
-def main():
-    args = parse()
-    os.environ['ROS_DOMAIN_ID'] = str(args.domain if args.domain is not None
-                                      else random.randint(30, 39))
-    os.environ.setdefault('ROS_AUTOMATIC_DISCOVERY_RANGE', 'LOCALHOST')
-    os.environ['HB50_EXECUTOR'] = args.executor
-
+def run_stack(args, composed, stalls):
+    """Run one stack configuration; print its per-topic table; return the summary figures."""
     import rclpy
     from ament_index_python.packages import get_package_prefix
     from hb50_commons.msg import BridgeData, BridgeState, JointCommand, RobotState
@@ -77,7 +88,7 @@ def main():
         ros_args += ['-p', f'busy_wait:={args.busy_wait}']
     if args.rt_priority is not None:
         ros_args += ['-p', f'rt_priority:={args.rt_priority}']
-    if args.composed:
+    if composed:
         exes = ['hb50_stack']
     else:
         exes = ['bridge_node', 'control_node', 'heartbeat_monitor']
@@ -94,6 +105,7 @@ def main():
               qos.BRIDGE_STATE_10HZ: BridgeState, qos.JOINT_COMMAND: JointCommand,
               qos.ROBOT_STATE: RobotState, qos.ROBOT_STATE_10HZ: RobotState}
     records = {t: [] for t in topics}
+    summary = {'topics': {}}
     recording = threading.Event()
     latest_cmd = {}
     probe = {'pending': None, 'results': []}
@@ -138,12 +150,19 @@ def main():
         pids = {exe: p.pid for exe, p in procs.items()}
         pids['bench (subscriber)'] = os.getpid()
         cpu0 = {k: cpu_seconds(pid) for k, pid in pids.items()}
+        threads0 = thread_cpu(procs['hb50_stack'].pid) if composed else {}
         t0 = time.monotonic()
+        stalls.mark()
         recording.set()
         time.sleep(args.duration)
         recording.clear()
         wall = time.monotonic() - t0
+        window = stalls.since_mark()
         cpu = {k: 100.0 * (cpu_seconds(pid) - cpu0[k]) / wall for k, pid in pids.items()}
+        if composed:
+            threads1 = thread_cpu(procs['hb50_stack'].pid)
+            per_thread = {name: 100.0 * (v - threads0.get(name, 0.0)) / wall
+                          for name, v in threads1.items()}
 
         # Command -> applied latency: take over with brake toggles on fr_j0 for ~4 s.
         for i in range(400):
@@ -172,7 +191,7 @@ def main():
         node.destroy_node()
         rclpy.try_shutdown()
 
-    print(f'\nHB50 stack benchmark: {"composed hb50_stack" if args.composed else "3 processes"},'
+    print(f'\nHB50 stack benchmark: {"composed hb50_stack" if composed else "3 processes"},'
           f' executor={args.executor}, loop_mode={args.loop_mode}, {args.duration:.0f} s, '
           f'busy_wait={args.busy_wait}, rt_priority={args.rt_priority}, {os.cpu_count()} CPUs, '
           f'ROS_DOMAIN_ID={os.environ["ROS_DOMAIN_ID"]}')
@@ -204,6 +223,10 @@ def main():
                  else f'{"(rx)":>8s} {"":7s} {"":7s}')
         print(f'{topic:26s} {n:6d} {rate:8.2f} {jit_s}  {pct(rx_jit, 99):10.3f} '
               f'{rx_jit.max():7.3f} {gaps:5d} {lat_s}')
+        if topic in (qos.BRIDGE_DATA, qos.ROBOT_STATE) and has_stamp:
+            in_stall = stall_gaps(pub, period, window)
+            summary['topics'][topic] = {'rate': rate, 'jit_p99': pct(jit, 99), 'gaps': gaps,
+                                        'gaps_in_stalls': in_stall}
     # Receiver-side losses: joint_command and robot_state carry the same stamp every tick, so a
     # stamp present on one and missing on the other was published and lost on the way.
     cmd_stamps = {s for _, s in records[qos.JOINT_COMMAND]}
@@ -224,13 +247,191 @@ def main():
     print('\nCPU % of one core over the window:')
     for k, v in cpu.items():
         print(f'  {k:22s} {v:6.1f}')
+    if composed:
+        print("  hb50_stack by thread (the loop threads carry their node's name):")
+        for name, v in sorted(per_thread.items(), key=lambda kv: -kv[1]):
+            if v >= 0.1:
+                print(f'    {name:20s} {v:6.1f}')
+        # Per node: its loop thread + an equal share of the shared threads (executor, DDS).
+        loops = {n: per_thread.get(n, 0.0) for n in ('bridge_node', 'control_node')}
+        shared = sum(per_thread.values()) - sum(loops.values())
+        summary['cpu'] = {n: v + shared / 2.0 for n, v in loops.items()}
+        summary['cpu_total'] = cpu['hb50_stack']
+    else:
+        summary['cpu'] = {n: cpu[n] for n in ('bridge_node', 'control_node')}
+    summary['stalls'] = window
     res = probe['results']
+    summary['cmd_p99'] = pct(res, 99) if res else float('nan')
     if res:
         print(f'\ncommand -> applied (publish -> stamp of first BridgeData showing it), '
               f'{len(res)} samples: p50 {pct(res, 50):.3f} ms, p99 {pct(res, 99):.3f} ms, '
               f'max {max(res):.3f} ms')
     else:
         print('\ncommand -> applied: no sample (no control_node command seen?)')
+    return summary
+
+
+def thread_cpu(pid):
+    """{thread name: CPU seconds} of a process (threads of one name summed)."""
+    out = {}
+    for tid in os.listdir(f'/proc/{pid}/task'):
+        try:
+            with open(f'/proc/{pid}/task/{tid}/stat') as f:
+                text = f.read()
+        except OSError:
+            continue
+        name = text[text.index('(') + 1:text.rindex(')')]
+        fields = text.rsplit(')', 1)[1].split()
+        out[name] = out.get(name, 0.0) + (int(fields[11]) + int(fields[12])) / os.sysconf(
+            'SC_CLK_TCK')
+    return out
+
+
+class StallDetector:
+    """
+    A thread that sleeps 1 ms at a time and records every oversleep > 2 ms.
+
+    Such an oversleep means nothing in this process could run: on this VM, a stall of the
+    whole machine (or CPU starvation). Intervals are in time.time() seconds, the clock of the
+    header stamps.
+    """
+
+    SLEEP = 0.001
+    THRESHOLD = 0.002
+
+    def __init__(self):
+        self.intervals = []
+        self._mark = 0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+
+    def _run(self):
+        last = time.time()
+        while not self._stop.is_set():
+            time.sleep(self.SLEEP)
+            now = time.time()
+            if now - last - self.SLEEP > self.THRESHOLD:
+                self.intervals.append((last, now))
+            last = now
+
+    def mark(self):
+        self._mark = len(self.intervals)
+
+    def since_mark(self):
+        return list(self.intervals[self._mark:])
+
+    def stop(self):
+        self._stop.set()
+        self._thread.join(1.0)
+
+
+def stall_gaps(stamps, period, stalls):
+    """Count the missing periods between stamps whose gap overlaps a detected stall."""
+    count = 0
+    for start, end in zip(stamps[:-1], stamps[1:]):
+        missing = int(max(round((end - start) / period) - 1, 0))
+        if missing and any(a <= end + period and b >= start - period for a, b in stalls):
+            count += missing
+    return count
+
+
+def floor_child(duration):
+    """Run the floor: a bare rclpy node publishing BridgeData at 500 Hz (timer, EventsExecutor)."""
+    import rclpy
+    from hb50_commons.msg import BridgeData
+    from rclpy.experimental import EventsExecutor
+
+    from hb50_nodes import qos
+    rclpy.init()
+    node = rclpy.create_node('hb50_floor')
+    pub = node.create_publisher(BridgeData, qos.BRIDGE_DATA + '_floor', qos.MAB_RT)
+    msg = BridgeData()
+    msg.joint_name = [f'j{i}' for i in range(12)]
+    msg.joint_position = msg.joint_velocity = msg.joint_effort = [0.0] * 12
+    msg.joint_temperature, msg.joint_status = [25] * 12, [0] * 12
+
+    def tick():
+        ns = time.time_ns()
+        msg.header.stamp.sec, msg.header.stamp.nanosec = divmod(ns, 1_000_000_000)
+        pub.publish(msg)
+    node.create_timer(0.002, tick)
+    executor = EventsExecutor()
+    executor.add_node(node)
+    end = time.monotonic() + duration
+    while time.monotonic() < end:
+        executor.spin_once(timeout_sec=0.1)
+    executor.shutdown(timeout_sec=1.0)
+    node.destroy_node()
+    rclpy.try_shutdown()
+    return 0
+
+
+def measure_floor(duration):
+    """CPU % of one core of the floor process over `duration` s (after 2 s of start-up)."""
+    proc = subprocess.Popen([sys.executable, os.path.abspath(__file__), '--floor-child',
+                             '--duration', str(duration + 2.0)])
+    try:
+        time.sleep(2.0)
+        c0, t0 = cpu_seconds(proc.pid), time.monotonic()
+        time.sleep(duration)
+        return 100.0 * (cpu_seconds(proc.pid) - c0) / (time.monotonic() - t0)
+    finally:
+        proc.wait(30)
+
+
+TARGET_CPU = 10.0       # % of one core per 500 Hz node (issue 12)
+TARGET_RATIO = 3.0      # x the floor
+TARGET_JITTER = 0.1     # ms, p99 period jitter
+TARGET_CMD = 3.0        # ms, command -> applied p99
+
+
+def main():
+    args = parse()
+    if args.floor_child:
+        return floor_child(args.duration)
+    os.environ['ROS_DOMAIN_ID'] = str(args.domain if args.domain is not None
+                                      else random.randint(30, 39))
+    os.environ.setdefault('ROS_AUTOMATIC_DISCOVERY_RANGE', 'LOCALHOST')
+    os.environ['HB50_EXECUTOR'] = args.executor
+    modes = ['composed'] if args.composed else [m.strip() for m in args.modes.split(',')]
+    stalls = StallDetector()
+    results = {}
+    for mode in modes:
+        if mode not in ('3proc', 'composed'):
+            print(f'error: unknown mode {mode!r} (3proc, composed)', file=sys.stderr)
+            return 2
+        results[mode] = run_stack(args, mode == 'composed', stalls)
+    floor = measure_floor(args.duration)
+    stalls.stop()
+    with open('/proc/loadavg') as f:
+        load = ' '.join(f.read().split()[:3])
+    print(f'\n=== issue 12 targets (load average at the end: {load}) ===')
+    print(f'floor: bare rclpy 500 Hz BridgeData publisher (timer, EventsExecutor), same run: '
+          f'{floor:.1f} % of one core')
+    print(f'{"mode":9s} {"node":13s} {"CPU %":>6s} {"target":>7s} {"floor":>6s} {"ratio":>6s} '
+          f'{"(<=3x)":>6s}')
+    for mode, r in results.items():
+        for node_name, v in r['cpu'].items():
+            ratio = v / floor if floor > 0 else float('nan')
+            print(f'{mode:9s} {node_name:13s} {v:6.1f} {"<= 10":>7s} {floor:6.1f} {ratio:6.1f} '
+                  f'{"ok" if v <= TARGET_CPU else "MISSED":>6s}')
+        if 'cpu_total' in r:
+            print(f'{mode:9s} {"(process)":13s} {r["cpu_total"]:6.1f}')
+    print(f'\n{"mode":9s} {"topic":20s} {"rate Hz":>8s} {"jit p99 ms":>10s} {"target":>7s} '
+          f'{"gaps":>5s} {"in stalls":>9s} {"quiet":>5s}')
+    for mode, r in results.items():
+        for topic, t in r['topics'].items():
+            print(f'{mode:9s} {topic:20s} {t["rate"]:8.2f} {t["jit_p99"]:10.3f} '
+                  f'{"<= 0.1":>7s} {t["gaps"]:5d} {t["gaps_in_stalls"]:9d} '
+                  f'{t["gaps"] - t["gaps_in_stalls"]:5d}')
+        n_stalls = len(r['stalls'])
+        longest = max((b - a for a, b in r['stalls']), default=0.0) * 1e3
+        print(f'{mode:9s} stall detector: {n_stalls} stalls > {StallDetector.THRESHOLD * 1e3:g}'
+              f' ms in the window, longest {longest:.1f} ms')
+    for mode, r in results.items():
+        print(f'{mode:9s} command -> applied p99 {r["cmd_p99"]:.3f} ms (target <= '
+              f'{TARGET_CMD:g} ms)')
     return 0
 
 

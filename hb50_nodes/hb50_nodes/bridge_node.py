@@ -1,17 +1,18 @@
 # SPDX-License-Identifier: Apache-2.0
 """bridge_node: the simulated HB50 hardware behind the vendor's topics."""
 
-from array import array
 import time
+from types import SimpleNamespace
 
 from hb50_commons.msg import BridgeData, BridgeState, JointCommand
 import numpy as np
 
-from . import qos
+from . import cdr, qos
 from .bridge_core import BridgeCore
 from .loop_node import LoopNode
 from .params import BRIDGE, declare
-from .ros_common import run, set_stamp, StatusReporter
+from .ros_common import run, StatusReporter
+from .validation import InvalidCommand
 
 
 class BridgeNode(LoopNode):
@@ -26,29 +27,42 @@ class BridgeNode(LoopNode):
         self.state_slow_pub = self.create_publisher(
             BridgeState, qos.BRIDGE_STATE_10HZ, qos.RELIABLE)
         self.reporter = StatusReporter(self, loop.heartbeat_rate)
+        # Raw: the executor hands over the CDR bytes; cdr.py decodes them (README,
+        # "Performance": rclpy's deserialization was a third of this callback's cost).
         self.create_subscription(JointCommand, qos.JOINT_COMMAND, self.on_command,
-                                 qos.JOINT_COMMAND_READER)
-        # The published messages are built once and refilled in place every tick: the joint
-        # arrays are array.array buffers (what rclpy converts fastest) written through numpy
-        # views (the setter copies, so the views are taken on the message's own arrays).
-        n = len(bridge.joint_names)
-        self.data = BridgeData()
-        self.data.header.frame_id = 'imu'
-        self.data.joint_name = list(bridge.joint_names)
-        self._views = []
-        for field, code, dtype in (('joint_position', 'f', np.float32),
-                                   ('joint_velocity', 'f', np.float32),
-                                   ('joint_effort', 'f', np.float32),
-                                   ('joint_temperature', 'B', np.uint8),
-                                   ('joint_status', 'H', np.uint16)):
-            setattr(self.data, field, array(code, bytes(n * np.dtype(dtype).itemsize)))
-            self._views.append(np.frombuffer(getattr(self.data, field), dtype))
-        self._temperature = np.empty(n)
-        self.state = BridgeState()
+                                 qos.JOINT_COMMAND_READER, raw=True)
+        self.joint_names = tuple(bridge.joint_names)
+        self._last_check = None     # (command body, decoded command, check result)
+        self._decoder = cdr.JointCommandDecoder()
+        # Compiled CDR layouts of the published messages (one struct.pack each per tick);
+        # BridgeState's is rebuilt when its status strings change.
+        self._data_layout = cdr.bridge_data_layout('imu', self.joint_names)
+        self._state_layout = (None, None)
 
-    def on_command(self, msg):
-        # Validation outside the lock: the loop thread never waits for it.
-        checked = self.core.check(msg)
+    def on_command(self, raw):
+        """Take one serialized JointCommand: decode, validate, then arbitrate under the lock."""
+        checked = None
+        try:
+            body = cdr.joint_command_body(raw)
+        except cdr.CdrError as exc:
+            msg, checked = _UNDECODABLE, InvalidCommand(f'undecodable command ({exc})')
+        if checked is None:
+            last = self._last_check
+            if last is not None and last[0] == body:
+                # The same source, names, gains and targets as the previous command (only
+                # the header differs): the same validation result.
+                msg, checked = last[1], last[2]
+            else:
+                try:
+                    msg = self._decoder.decode(raw)
+                except cdr.CdrError as exc:
+                    msg, checked = _UNDECODABLE, InvalidCommand(f'undecodable command ({exc})')
+                else:
+                    # Validation outside the lock: the loop thread never waits for it.
+                    checked = self.core.check(msg)
+                    self._last_check = (body, msg, checked)
+                    if not isinstance(checked, InvalidCommand):
+                        self._decoder.learn(msg)    # a valid source's next ones: one unpack
         with self.lock:
             events = self.core.accept(msg, checked, time.monotonic())
         for level, text in events:
@@ -60,47 +74,41 @@ class BridgeNode(LoopNode):
             # stamp period does not carry the step's run-time variations.
             stamp = time.time_ns()
             events = self.core.step(now, self.period)
-            self._fill(stamp)
-        self.data_pub.publish(self.data)
-        self.state_pub.publish(self.state)
+            data, state = self._encode(stamp)
+        # Pre-serialized bytes (cdr.py): rclpy publishes them without converting a message.
+        self.data_pub.publish(data)
+        self.state_pub.publish(state)
         if self.slow_sample_due():
-            self.state_slow_pub.publish(self.state)
+            self.state_slow_pub.publish(state)
         for level, text in events:
             self.reporter.report(level, text)
 
-    def _fill(self, stamp_ns):
+    def _encode(self, stamp_ns):
+        """Return the BridgeData and BridgeState of the current tick as CDR bytes."""
         sim = self.core.sim
-        d = self.data
-        set_stamp(d.header.stamp, stamp_ns)
+        sec, nanosec = divmod(stamp_ns, 1_000_000_000)
         quat, gyro, accel = sim.imu()
-        o = d.orientation
-        o.x, o.y, o.z, o.w = quat
-        v = d.angular_velocity
-        v.x, v.y, v.z = gyro
-        a = d.linear_acceleration
-        a.x, a.y, a.z = accel
-        pos, vel, eff, temp, status = self._views
-        pos[:] = sim.q
-        vel[:] = sim.dq
-        eff[:] = sim.tau
-        np.clip(np.rint(sim.temperature, out=self._temperature), 0, 255, out=self._temperature)
-        temp[:] = self._temperature
-        status[:] = sim.status
-        s = self.state
-        s.battery = float(sim.battery)
-        s.bus_v = float(sim.bus_v)
-        s.bus_i = float(sim.bus_i)
-        s.bus_p = float(sim.bus_p)
-        s.bus_pt = float(sim.bus_energy_kwh)
-        s.legs_v = float(sim.bus_v) if self.core.drives_enabled else 0.0
-        s.charger_v = 0.0
+        temperature = np.clip(np.rint(sim.temperature), 0, 255).astype(np.uint8)
+        data = self._data_layout.pack(
+            sec, nanosec, *quat, *gyro, *accel, cdr.f32_bytes(sim.q), cdr.f32_bytes(sim.dq),
+            cdr.f32_bytes(sim.tau), temperature.tobytes(), sim.status.astype('<u2').tobytes())
         ambient = sim.cfg.ambient_temperature
-        s.bridge_t = float(ambient + 10.0 + 0.02 * sim.bus_p)
-        s.ext1_t = float(ambient + 5.0)
-        s.ext2_t = float(sim.temperature.mean())
-        s.drives_enabled = self.core.drives_enabled
-        s.status = self.core.status_strings()
-        s.up_time = int(time.monotonic() - self.core.start)
+        bus_v = float(sim.bus_v)
+        floats = (float(sim.battery), bus_v, float(sim.bus_i), float(sim.bus_p),
+                  float(sim.bus_energy_kwh), bus_v if self.core.drives_enabled else 0.0, 0.0,
+                  float(ambient + 10.0 + 0.02 * sim.bus_p), float(ambient + 5.0),
+                  float(sim.temperature.mean()))
+        status = tuple(self.core.status_strings())
+        if self._state_layout[0] != status:
+            self._state_layout = (status, cdr.bridge_state_layout(status))
+        state = self._state_layout[1].pack(cdr.f32_bytes(floats), self.core.drives_enabled,
+                                           int(time.monotonic() - self.core.start))
+        return data, state
+
+
+# Stands in for the message of bytes that are not a JointCommand (only a raw publisher can
+# send those): rejected and reported like any invalid command.
+_UNDECODABLE = SimpleNamespace(source_node='')
 
 
 def main(args=None):

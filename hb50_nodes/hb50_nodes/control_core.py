@@ -2,6 +2,7 @@
 """control_node's logic without ROS: mode machine, joint targets and state estimation."""
 
 from dataclasses import dataclass, field
+import math
 
 import numpy as np
 
@@ -64,9 +65,9 @@ class JointTargets:
 
 def quat_to_rpy(x, y, z, w):
     """Roll, pitch, yaw (rad, ZYX convention) of a unit quaternion given as x, y, z, w."""
-    roll = np.arctan2(2.0 * (w * x + y * z), 1.0 - 2.0 * (x * x + y * y))
-    pitch = np.arcsin(np.clip(2.0 * (w * y - z * x), -1.0, 1.0))
-    yaw = np.arctan2(2.0 * (w * z + x * y), 1.0 - 2.0 * (y * y + z * z))
+    roll = math.atan2(2.0 * (w * x + y * z), 1.0 - 2.0 * (x * x + y * y))
+    pitch = math.asin(min(1.0, max(-1.0, 2.0 * (w * y - z * x))))
+    yaw = math.atan2(2.0 * (w * z + x * y), 1.0 - 2.0 * (y * y + z * z))
     return float(roll), float(pitch), float(yaw)
 
 
@@ -245,8 +246,7 @@ class ControlCore:
     def _estimate(self, dt):
         cfg, est = self.cfg, self.est
         q = self.q.reshape(NUM_LEGS, 3)
-        jac = kinematics.jacobian(self.geo, q)
-        est.feet = kinematics.forward(self.geo, q)
+        est.feet, jac = kinematics.forward_and_jacobian(self.geo, q)
         est.foot_vel = kinematics.foot_velocity(jac, self.dq.reshape(NUM_LEGS, 3))
         est.force = kinematics.foot_force_from_torque(jac, self.tau.reshape(NUM_LEGS, 3))
         est.contact = est.force[:, 2] > cfg.contact_force

@@ -10,6 +10,7 @@ Joint angles are arrays of shape (4, 3) in leg order FR, FL, RL, RR.
 
 from dataclasses import dataclass
 from functools import cached_property
+import math
 
 import numpy as np
 
@@ -35,37 +36,51 @@ class LegGeometry:
         return np.stack([_FRONT * self.hip_x, _SIDE * self.hip_y, np.zeros(4)], axis=1)
 
 
+def _legs(geo, q):
+    """
+    Per leg: (hip x, y, z, side, q0 sines/cosines, length, x) with plain floats.
+
+    Four legs of three joints: plain floats cost a fraction of numpy's per-call overhead on
+    arrays this small (README, "Performance"); the formulas and their order are the same.
+    """
+    for (q0, q1, q2), side, hip in zip(np.asarray(q, dtype=float).tolist(), LEG_SIDE,
+                                       geo.hips.tolist()):
+        s12, c12 = math.sin(q1 + q2), math.cos(q1 + q2)
+        length = geo.l_thigh * math.cos(q1) + geo.l_shank * c12
+        x = -geo.l_thigh * math.sin(q1) - geo.l_shank * s12
+        yield hip, side, math.sin(q0), math.cos(q0), s12, c12, length, x
+
+
+def _forward_row(geo, hip, side, s0, c0, length, x):
+    return (hip[0] + x, hip[1] + (side * geo.l_abad * c0 + length * s0),
+            hip[2] + (side * geo.l_abad * s0 - length * c0))
+
+
+def _jacobian_rows(geo, side, s0, c0, s12, c12, length, x):
+    return ((0.0, -length, -geo.l_shank * c12),
+            (-side * geo.l_abad * s0 + length * c0, x * s0, -geo.l_shank * s12 * s0),
+            (side * geo.l_abad * c0 + length * s0, -x * c0, geo.l_shank * s12 * c0))
+
+
 def forward(geo, q):
     """Foot positions in the body frame, shape (4, 3)."""
-    q0, q1, q2 = q[:, 0], q[:, 1], q[:, 2]
-    length = geo.l_thigh * np.cos(q1) + geo.l_shank * np.cos(q1 + q2)
-    x = -geo.l_thigh * np.sin(q1) - geo.l_shank * np.sin(q1 + q2)
-    s0, c0 = np.sin(q0), np.cos(q0)
-    out = geo.hips.copy()
-    out[:, 0] += x
-    out[:, 1] += _SIDE * geo.l_abad * c0 + length * s0
-    out[:, 2] += _SIDE * geo.l_abad * s0 - length * c0
-    return out
+    return np.array([_forward_row(geo, hip, side, s0, c0, length, x)
+                     for hip, side, s0, c0, _, _, length, x in _legs(geo, q)])
 
 
 def jacobian(geo, q):
     """d(foot position)/dq per leg, shape (4, 3, 3): [leg, xyz, joint]."""
-    q0, q1, q2 = q[:, 0], q[:, 1], q[:, 2]
-    s0, c0 = np.sin(q0), np.cos(q0)
-    s12, c12 = np.sin(q1 + q2), np.cos(q1 + q2)
-    length = geo.l_thigh * np.cos(q1) + geo.l_shank * c12
-    x = -geo.l_thigh * np.sin(q1) - geo.l_shank * s12
-    jac = np.empty((q.shape[0], 3, 3))
-    jac[:, 0, 0] = 0.0
-    jac[:, 0, 1] = -length
-    jac[:, 0, 2] = -geo.l_shank * c12
-    jac[:, 1, 0] = -_SIDE * geo.l_abad * s0 + length * c0
-    jac[:, 1, 1] = x * s0
-    jac[:, 1, 2] = -geo.l_shank * s12 * s0
-    jac[:, 2, 0] = _SIDE * geo.l_abad * c0 + length * s0
-    jac[:, 2, 1] = -x * c0
-    jac[:, 2, 2] = geo.l_shank * s12 * c0
-    return jac
+    return np.array([_jacobian_rows(geo, side, s0, c0, s12, c12, length, x)
+                     for _, side, s0, c0, s12, c12, length, x in _legs(geo, q)])
+
+
+def forward_and_jacobian(geo, q):
+    """Return forward(geo, q) and jacobian(geo, q) from one evaluation of the sines/cosines."""
+    feet, jac = [], []
+    for hip, side, s0, c0, s12, c12, length, x in _legs(geo, q):
+        feet.append(_forward_row(geo, hip, side, s0, c0, length, x))
+        jac.append(_jacobian_rows(geo, side, s0, c0, s12, c12, length, x))
+    return np.array(feet), np.array(jac)
 
 
 def inverse(geo, p):
@@ -75,19 +90,21 @@ def inverse(geo, p):
     Knee bent backwards (q2 < 0). Unreachable targets are projected onto the workspace
     boundary.
     """
-    rel = p - geo.hips
-    x, y, z = rel[:, 0], rel[:, 1], rel[:, 2]
-    d2 = y * y + z * z
-    length = np.sqrt(np.maximum(d2 - geo.l_abad ** 2, 1e-9))
-    q0 = np.arctan2(z, y) - np.arctan2(-length, _SIDE * geo.l_abad)
-    q0 = (q0 + np.pi) % (2.0 * np.pi) - np.pi
-    c2 = (x * x + length * length - geo.l_thigh ** 2 - geo.l_shank ** 2) / (
-        2.0 * geo.l_thigh * geo.l_shank)
-    q2 = -np.arccos(np.clip(c2, -1.0, 1.0))
-    a = geo.l_thigh + geo.l_shank * np.cos(q2)
-    b = geo.l_shank * np.sin(q2)
-    q1 = np.arctan2(-x, length) - np.arctan2(b, a)
-    return np.stack([q0, q1, q2], axis=1)
+    out = []
+    la, lt, ls = geo.l_abad, geo.l_thigh, geo.l_shank
+    for (px, py, pz), side, (hx, hy, hz) in zip(np.asarray(p, dtype=float).tolist(), LEG_SIDE,
+                                                geo.hips.tolist()):
+        x, y, z = px - hx, py - hy, pz - hz
+        d2 = y * y + z * z
+        length = math.sqrt(max(d2 - la ** 2, 1e-9))
+        q0 = math.atan2(z, y) - math.atan2(-length, side * la)
+        q0 = (q0 + math.pi) % (2.0 * math.pi) - math.pi
+        c2 = (x * x + length * length - lt ** 2 - ls ** 2) / (2.0 * lt * ls)
+        q2 = -math.acos(min(1.0, max(-1.0, c2)))
+        a = lt + ls * math.cos(q2)
+        b = ls * math.sin(q2)
+        out.append((q0, math.atan2(-x, length) - math.atan2(b, a), q2))
+    return np.array(out)
 
 
 def foot_velocity(jac, dq):
@@ -120,15 +137,18 @@ def body_twist_from_feet(p, v, mask):
     A planted foot moves in the body frame with v_i = -(v + w x p_i). Least squares over the
     planted feet; (0, 0, 0) when fewer than one foot is planted.
     """
-    n = int(np.count_nonzero(mask))
+    planted = [(pi[0], pi[1], vi[0], vi[1]) for pi, vi, m in zip(
+        np.asarray(p).tolist(), np.asarray(v).tolist(), np.asarray(mask).tolist()) if m]
+    n = len(planted)
     if n == 0:
         return 0.0, 0.0, 0.0
-    pm, vm = p[mask, :2], v[mask, :2]
-    mp = pm.sum(axis=0) / n
-    mv = vm.sum(axis=0) / n
-    dp, dv = pm - mp, vm - mv
-    den = float((dp * dp).sum())
+    mpx = sum(f[0] for f in planted) / n
+    mpy = sum(f[1] for f in planted) / n
+    mvx = sum(f[2] for f in planted) / n
+    mvy = sum(f[3] for f in planted) / n
+    dev = [(px - mpx, py - mpy, vx - mvx, vy - mvy) for px, py, vx, vy in planted]
+    den = sum(dx * dx + dy * dy for dx, dy, _, _ in dev)
     wz = 0.0
     if n >= 2 and den > 1e-9:
-        wz = float((dv[:, 0] * dp[:, 1] - dv[:, 1] * dp[:, 0]).sum()) / den
-    return float(-mv[0] + wz * mp[1]), float(-mv[1] - wz * mp[0]), wz
+        wz = sum(dvx * dy - dvy * dx for dx, dy, dvx, dvy in dev) / den
+    return float(-mvx + wz * mpy), float(-mvy - wz * mpx), wz

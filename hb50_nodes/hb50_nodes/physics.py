@@ -137,8 +137,7 @@ class HardwareSim(ActuatorPower):
     def _load(self):
         """Feet contacts and the joint torques the body weight puts on them."""
         q = self.q.reshape(NUM_LEGS, 3)
-        feet = kinematics.forward(self.geo, q)
-        jac = kinematics.jacobian(self.geo, q)
+        feet, jac = kinematics.forward_and_jacobian(self.geo, q)
         depth = -feet[:, 2]
         lowest = depth.max()
         self.height = max(self.cfg.rest_height, lowest)

@@ -2,6 +2,8 @@
 """Validation of /hb50/joint_command: a command is accepted whole or rejected whole."""
 
 from dataclasses import dataclass
+from functools import lru_cache
+import math
 
 import numpy as np
 
@@ -57,7 +59,45 @@ def _check_range(field, values, low, high):
         raise InvalidCommand(f'{field}[{i}]={values[i]:g} out of range [{lo:g}, {hi:g}]')
 
 
-def validate(msg, joint_names, limits):
+@lru_cache(maxsize=8)
+def _plain_bounds(limits, n):
+    """Return ((field, low, high) of the scalar bounds, per-joint t_pos (low, high)) or None."""
+    bounds = (('kp', 0.0, limits.kp_max), ('kd', 0.0, limits.kd_max),
+              ('ki', 0.0, limits.ki_max),
+              ('t_vel', -limits.velocity_limit, limits.velocity_limit),
+              ('t_trq', -limits.effort_limit, limits.effort_limit))
+    low = [float(v) for v in np.resize(np.asarray(limits.position_min, float), n)]
+    high = [float(v) for v in np.resize(np.asarray(limits.position_max, float), n)]
+    if not all(math.isfinite(v) for v in [b for _, lo, hi in bounds for b in (lo, hi)]
+               + low + high):
+        return None     # an infinite limit would let inf through: the numpy path decides
+    return bounds, tuple(zip(low, high))
+
+
+def _within_plain(msg, n, limits):
+    """
+    Check with plain floats that every number is inside its (finite) bounds.
+
+    Then the numpy checks cannot fail (inside finite bounds = finite); False sends the
+    command through them, which find the reason. ~10x cheaper for a 12-joint command.
+    """
+    try:
+        plain = _plain_bounds(limits, n)
+    except TypeError:   # unhashable limits (lists): no cached bounds
+        return False
+    if plain is None:
+        return False
+    bounds, positions = plain
+    try:
+        for field, low, high in bounds:
+            if not all(low <= v <= high for v in getattr(msg, field)):
+                return False
+        return all(low <= v <= high for v, (low, high) in zip(msg.t_pos, positions))
+    except TypeError:   # not numbers: the numpy path converts or rejects them
+        return False
+
+
+def validate(msg, joint_names, limits, plain=True):
     """
     Return a ValidCommand for a JointCommand-like `msg`, or raise InvalidCommand.
 
@@ -66,6 +106,7 @@ def validate(msg, joint_names, limits):
     0 <= gain <= its limit; every target inside the joint limits (position range per joint,
     |t_vel| <= velocity_limit, |t_trq| <= effort_limit). Untrusted text in the reason is
     clipped (reporting.quote), so a reason is short whatever the message holds.
+    `plain=False` skips the plain-float pre-check (same results; tests compare the two).
     """
     source = msg.source_node
     if not source:
@@ -86,6 +127,11 @@ def validate(msg, joint_names, limits):
                             if g != w)
         raise InvalidCommand(f'name[{i}] is {quote(got)}, expected {want!r} '
                              '(configured order)')
+    if plain and _within_plain(msg, n, limits):
+        brake = np.array(msg.brake, dtype=bool)
+        return ValidCommand(source, *(np.asarray(getattr(msg, field), dtype=np.float64)
+                                      for field in ('kp', 'kd', 't_pos', 't_vel', 't_trq')),
+                            brake)
     arrays = {}
     for field in ARRAY_FIELDS[:-1]:
         values = np.asarray(getattr(msg, field), dtype=np.float64)
