@@ -90,7 +90,7 @@ class JointTargets:
     """Per-joint PD targets set by JointCommand (by joint name), with the command timeout."""
 
     def __init__(self, limits, command_timeout, damping_kd):
-        from pnd_adam_sim.joints import KD_MAX, KP_MAX
+        from pnd_adam_description.joints import KD_MAX, KP_MAX
         self.limits = {lim.name: (i, lim) for i, lim in enumerate(limits)}
         self.kp_max, self.kd_max = KP_MAX, KD_MAX
         n = len(limits)
@@ -222,7 +222,7 @@ class AimrtMujocoSim:
         from aimrt_protocols_py import codec
         from aimrt_protocols_py.messages import (ImuState, JointCommand, JointState,
                                                  TouchState, message_class)
-        from pnd_adam_sim.joints import JOINT_LIMITS
+        from pnd_adam_description.joints import JOINT_LIMITS
         from pnd_adam_sim.mujoco_model import FOOT_GEOMS, MujocoPhysics
 
         self.cfg = cfg

@@ -4,7 +4,7 @@
 from aimrt_mujoco_sim.sim import CommandError, JointTargets, load_config
 from aimrt_protocols_py.messages import JointCommand
 import numpy as np
-from pnd_adam_sim.joints import JOINT_LIMITS, JOINT_NAMES
+from pnd_adam_description.joints import JOINT_LIMITS, JOINT_NAMES
 import pytest
 
 

@@ -32,8 +32,8 @@ import math
 import time
 
 import numpy as np
+from pnd_adam_description.joints import HAND_DOF, HAND_OPEN, JOINT_LIMITS, MOTOR_MODE_ENABLE
 
-from .joints import HAND_DOF, HAND_OPEN, JOINT_LIMITS, MOTOR_MODE_ENABLE
 from .validation import validate_handcmd, validate_lowcmd
 
 GRAVITY = 9.80665

@@ -19,8 +19,7 @@ import os
 
 import mujoco
 import numpy as np
-
-from .joints import JOINT_LIMITS
+from pnd_adam_description.joints import JOINT_LIMITS
 
 BASE_MODES = ('fixed', 'floating')
 FOOT_GEOMS = ('foot_front_left', 'foot_front_right', 'foot_rear_left', 'foot_rear_right')

@@ -19,10 +19,10 @@ from cyclonedds.domain import DomainParticipant
 from cyclonedds.pub import DataWriter
 from cyclonedds.topic import Topic
 from node_runtime import stop as stop_request
+from pnd_adam_description.joints import NUM_JOINTS
 import yaml
 
 from .intake import CommandIntake
-from .joints import NUM_JOINTS
 from .model import AdamModel, ModelConfig
 from .vendor_idl import (BatteryData_, HandCmd_, HandState_, IMUState_, LowCmd_, LowState_,
                          MotorCmd_, MotorState_, TOPIC_HANDCMD, TOPIC_HANDSTATE, TOPIC_LOWCMD,

@@ -10,8 +10,9 @@ arm stop short.
 
 import math
 
-from .joints import (HAND_CLOSED, HAND_DOF, HAND_OPEN, JOINT_LIMITS, KD_MAX, KI_MAX, KP_MAX,
-                     MODE_PR_VALUES, MOTOR_MODE_DISABLE, MOTOR_MODE_ENABLE)
+from pnd_adam_description.joints import (HAND_CLOSED, HAND_DOF, HAND_OPEN, JOINT_LIMITS,
+                                         KD_MAX, KI_MAX, KP_MAX, MODE_PR_VALUES,
+                                         MOTOR_MODE_DISABLE, MOTOR_MODE_ENABLE)
 
 
 # Commands travel as float32: a limit like 0.8 arrives as 0.800000011920929, so bounds get

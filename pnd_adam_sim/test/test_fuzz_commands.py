@@ -22,8 +22,8 @@ from cyclonedds.pub import DataWriter
 from cyclonedds.sub import DataReader
 from cyclonedds.topic import Topic
 from hypothesis import given, HealthCheck, settings, strategies as st
-from pnd_adam_sim.joints import (HAND_CLOSED, HAND_DOF, HAND_OPEN, JOINT_LIMITS, KD_MAX,
-                                 KI_MAX, KP_MAX, NUM_JOINTS)
+from pnd_adam_description.joints import (HAND_CLOSED, HAND_DOF, HAND_OPEN, JOINT_LIMITS,
+                                         KD_MAX, KI_MAX, KP_MAX, NUM_JOINTS)
 from pnd_adam_sim.testing import cyclone_localhost_uri, SimProcess
 from pnd_adam_sim.vendor_idl import (HandCmd_, HandState_, LowCmd_, LowState_, MotorCmd_,
                                      TOPIC_HANDCMD, TOPIC_HANDSTATE, TOPIC_LOWCMD,

@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0
 """Command intake without DDS: size check before decoding, rate-limited rejection logs."""
 
+from pnd_adam_description.joints import NUM_JOINTS
 from pnd_adam_sim.intake import cap, CommandIntake, MAX_REASON_CHARS, RejectionLog
-from pnd_adam_sim.joints import NUM_JOINTS
 from pnd_adam_sim.model import AdamModel
 from pnd_adam_sim.vendor_idl import LowCmd_, MotorCmd_
 import pytest

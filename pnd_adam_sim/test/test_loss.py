@@ -19,7 +19,7 @@ from cyclonedds.pub import DataWriter
 from cyclonedds.sub import DataReader
 from cyclonedds.topic import Topic
 
-from pnd_adam_sim.joints import NUM_JOINTS
+from pnd_adam_description.joints import NUM_JOINTS
 from pnd_adam_sim.testing import cyclone_localhost_uri, localhost_env, SimProcess
 from pnd_adam_sim.vendor_idl import LowCmd_, LowState_, MotorCmd_, TOPIC_LOWCMD, TOPIC_LOWSTATE
 

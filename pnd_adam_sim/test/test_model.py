@@ -4,7 +4,7 @@
 import math
 
 import numpy as np
-from pnd_adam_sim.joints import HAND_OPEN, JOINT_LIMITS, NUM_JOINTS
+from pnd_adam_description.joints import HAND_OPEN, JOINT_LIMITS, NUM_JOINTS
 from pnd_adam_sim.model import AdamModel, GRAVITY, ModelConfig
 from pnd_adam_sim.vendor_idl import HandCmd_, LowCmd_, MotorCmd_
 import pytest

@@ -5,7 +5,9 @@ import math
 import os
 
 import numpy as np
-from pnd_adam_sim.joints import JOINT_LIMITS, JOINT_NAMES, LEFT_ARM, NUM_JOINTS, RIGHT_ARM
+from pnd_adam_description.gains import vendor_gains
+from pnd_adam_description.joints import (JOINT_LIMITS, JOINT_NAMES, LEFT_ARM, NUM_JOINTS,
+                                         RIGHT_ARM, WAIST)
 from pnd_adam_sim.model import AdamModel, GRAVITY, ModelConfig
 from pnd_adam_sim.mujoco_model import build_model, MujocoPhysics
 from pnd_adam_sim.vendor_idl import LowCmd_, MotorCmd_
@@ -17,9 +19,10 @@ DT = 0.002  # the simulator's default loop period (500 Hz)
 # (pnd_adam_examples depends on pnd_adam_sim, so it cannot be a dependency here).
 EXAMPLE_CONFIG = os.path.join(os.path.dirname(__file__), '..', '..', 'pnd_adam_examples',
                               'config', 'arm_pose.yaml')
-# The vendor's own waist gains (pnd_adam_u_mujoco, joint_pd_config.json): the torso is an
-# inverted pendulum of ~23 kg whose gravity stiffness (~50 N*m/rad) is close to kp=60.
-VENDOR_WAIST_KP, VENDOR_WAIST_KD = 405.0, 6.1
+# The vendor's own waist gains (pnd_adam_description.gains): the torso is an inverted
+# pendulum of ~23 kg whose gravity stiffness (~50 N*m/rad) is close to kp=60.
+WAIST_NAMES = [JOINT_NAMES[i] for i in WAIST]
+VENDOR_WAIST_KP, VENDOR_WAIST_KD = vendor_gains(WAIST_NAMES)
 
 
 def example_params():
@@ -37,15 +40,16 @@ def lowcmd(q, kp, kd):
                                         kd=float(kd[i])) for i in range(NUM_JOINTS)])
 
 
-def example_goal_and_gains(waist_kp=None, waist_kd=None):
+def example_goal_and_gains(uniform=False):
+    """Return the example's pose and gains (uniform=True: its arm kp/kd on the waist too)."""
     p = example_params()
     goal = np.zeros(NUM_JOINTS)
     goal[list(LEFT_ARM)] = p['left_arm_pose']
     goal[list(RIGHT_ARM)] = p['right_arm_pose']
     kp = np.full(NUM_JOINTS, float(p['kp']))
     kd = np.full(NUM_JOINTS, float(p['kd']))
-    if waist_kp is not None:
-        kp[:3], kd[:3] = waist_kp, waist_kd
+    if not uniform:
+        kp[list(WAIST)], kd[list(WAIST)] = p['waist_kp'], p['waist_kd']
     return goal, kp, kd, float(p['command_rate'])
 
 
@@ -74,9 +78,10 @@ def test_model_has_the_joint_table_and_gravity():
 
 
 def test_fixed_base_holds_the_example_pose_under_gravity():
-    # The example's arm pose, kp and kd on arms and neck (waist: the vendor's gains, see
-    # test_example_gains_let_the_waist_sag), commanded at the example's rate.
-    goal, kp, kd, rate = example_goal_and_gains(VENDOR_WAIST_KP, VENDOR_WAIST_KD)
+    # The example's arm pose and gains (kp/kd on arms and neck, waist_kp/waist_kd = the
+    # vendor's on the waist, see test_uniform_kp_60_lets_the_waist_sag), at its rate.
+    assert example_params()['waist_kp'] == VENDOR_WAIST_KP
+    goal, kp, kd, rate = example_goal_and_gains()
     m = mujoco_model(command_timeout=0.1)
     cmd = lowcmd(goal, kp, kd)
     drive(m, cmd, 3.0, rate)
@@ -93,10 +98,11 @@ def test_fixed_base_holds_the_example_pose_under_gravity():
     assert np.allclose(m.tau, kp * (goal - m.q), atol=0.05)
 
 
-def test_example_gains_let_the_waist_sag():
+def test_uniform_kp_60_lets_the_waist_sag():
     # With kp=60 on the waist the upper body (an inverted pendulum) leans far forward:
-    # the example's uniform gains are too soft for Adam U's waist (README).
-    goal, kp, kd, rate = example_goal_and_gains()
+    # the example's arm gains are too soft for Adam U's waist (README), hence waist_kp.
+    goal, kp, kd, rate = example_goal_and_gains(uniform=True)
+    assert kp[0] == 60.0
     m = mujoco_model(command_timeout=0.1)
     drive(m, lowcmd(goal, kp, kd), 4.0, rate)
     waist_pitch = JOINT_NAMES.index('waistPitch')
@@ -105,7 +111,7 @@ def test_example_gains_let_the_waist_sag():
 
 
 def test_no_command_for_the_timeout_goes_limp_and_sags():
-    goal, kp, kd, rate = example_goal_and_gains(VENDOR_WAIST_KP, VENDOR_WAIST_KD)
+    goal, kp, kd, rate = example_goal_and_gains()
     m = mujoco_model(command_timeout=0.1, damping_kd=1.0)
     assert m.timed_out  # safe damping until the first command
     drive(m, lowcmd(goal, kp, kd), 3.0, rate)
@@ -137,7 +143,7 @@ def test_no_command_for_the_timeout_goes_limp_and_sags():
 
 
 def test_runs_are_reproducible():
-    goal, kp, kd, rate = example_goal_and_gains(VENDOR_WAIST_KP, VENDOR_WAIST_KD)
+    goal, kp, kd, rate = example_goal_and_gains()
     runs = []
     for _ in range(2):
         m = mujoco_model(command_timeout=0.1)
@@ -164,7 +170,7 @@ def test_floating_base_stands_on_its_pads():
     p = MujocoPhysics(DT, base='floating')
     n = NUM_JOINTS
     kp, kd = np.full(n, 100.0), np.full(n, 5.0)
-    kp[:3], kd[:3] = VENDOR_WAIST_KP, VENDOR_WAIST_KD
+    kp[list(WAIST)], kd[list(WAIST)] = VENDOR_WAIST_KP, VENDOR_WAIST_KD
     for _ in range(round(1.5 / DT)):
         p.step(kp, kd, np.zeros(n), np.zeros(n), np.zeros(n))
     forces = p.foot_forces()

@@ -11,7 +11,7 @@ from cyclonedds.domain import DomainParticipant
 from cyclonedds.pub import DataWriter
 from cyclonedds.sub import DataReader
 from cyclonedds.topic import Topic
-from pnd_adam_sim.joints import JOINT_NAMES, LEFT_ARM, NUM_JOINTS, RIGHT_ARM
+from pnd_adam_description.joints import JOINT_NAMES, LEFT_ARM, NUM_JOINTS, RIGHT_ARM
 from pnd_adam_sim.testing import cyclone_localhost_uri, SimProcess
 from pnd_adam_sim.vendor_idl import LowCmd_, LowState_, MotorCmd_, TOPIC_LOWCMD, TOPIC_LOWSTATE
 import pytest

@@ -11,7 +11,7 @@ from cyclonedds.pub import DataWriter
 from cyclonedds.sub import DataReader
 from cyclonedds.topic import Topic
 
-from pnd_adam_sim.joints import NUM_JOINTS
+from pnd_adam_description.joints import NUM_JOINTS
 from pnd_adam_sim.model import GRAVITY
 from pnd_adam_sim.testing import cyclone_localhost_uri, SimProcess
 from pnd_adam_sim.vendor_idl import (HandCmd_, HandState_, LowCmd_, LowState_, MotorCmd_,

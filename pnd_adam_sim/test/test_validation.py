@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 import math
 
-from pnd_adam_sim.joints import JOINT_LIMITS, JOINT_NAMES, KD_MAX, KP_MAX, NUM_JOINTS
+from pnd_adam_description.joints import JOINT_LIMITS, JOINT_NAMES, KD_MAX, KP_MAX, NUM_JOINTS
 from pnd_adam_sim.model import AdamModel
 from pnd_adam_sim.validation import CommandRejected, validate_handcmd, validate_lowcmd
 from pnd_adam_sim.vendor_idl import HandCmd_, LowCmd_, MotorCmd_

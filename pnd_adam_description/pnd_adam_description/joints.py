@@ -1,12 +1,12 @@
 # SPDX-License-Identifier: Apache-2.0
 """
-Adam U actuator layout and the limits the simulator enforces (no DDS, no ROS imports).
+Adam U actuator layout, joint limits, command ranges and hand facts (no DDS, no ROS imports).
 
-Joint order is the vendor's (INTERFACES.md §3): waist, neck, then the left and the right arm.
-The vendor publishes no joint limits for Adam U in the seed or the spec; the values below are
-this simulator's own, chosen to be plausible for a humanoid upper body and to contain 0 (the
-zero command of a disabled joint is always valid). They are what bad commands are checked
-against, and the example node reads them to keep its targets legal.
+Joint order is the vendor's (INTERFACES.md §3, seed 002): waist, neck, then the left and the
+right arm. The vendor publishes no joint limits for Adam U in the seed or the spec; the
+values below are this workspace's own, chosen to be plausible for a humanoid upper body and
+to contain 0 (the zero command of a disabled joint is always valid). The simulators check
+commands against them and the example node keeps its targets inside them.
 """
 
 from dataclasses import dataclass
@@ -45,11 +45,14 @@ JOINT_NAMES = tuple(j.name for j in JOINT_LIMITS)
 NUM_JOINTS = len(JOINT_NAMES)  # 19 on Adam U
 assert NUM_JOINTS == 19
 
+WAIST = (0, 1, 2)           # waistRoll, waistPitch, waistYaw
+NECK = (3, 4)               # neckYaw, neckPitch
 LEFT_ARM = tuple(range(5, 12))
 RIGHT_ARM = tuple(range(12, 19))
 
-# Gain ranges accepted in MotorCmd (inclusive). ki is reserved by the vendor: it must be a
-# finite, non-negative number like the other gains but the simulator does not use it.
+# Gain ranges accepted in MotorCmd (inclusive; the simulators' bounds, not vendor data). ki is
+# reserved by the vendor: it must be a finite, non-negative number like the other gains but
+# nothing uses it.
 KP_MAX = 1000.0  # N*m/rad
 KD_MAX = 100.0   # N*m*s/rad
 KI_MAX = 1000.0

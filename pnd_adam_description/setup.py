@@ -1,0 +1,21 @@
+# SPDX-License-Identifier: Apache-2.0
+from setuptools import find_packages, setup
+
+package_name = 'pnd_adam_description'
+
+setup(
+    name=package_name,
+    version='0.1.0',
+    packages=find_packages(exclude=['test']),
+    data_files=[
+        ('share/ament_index/resource_index/packages', ['resource/' + package_name]),
+        ('share/' + package_name, ['package.xml', 'README.md']),
+    ],
+    install_requires=['setuptools'],
+    zip_safe=True,
+    maintainer='Workspace maintainers',
+    maintainer_email='dev@workspace.local',
+    description='PND Adam U joint order, limits, hand range and vendor PD gains.',
+    license='Apache-2.0',
+    tests_require=['pytest'],
+)
