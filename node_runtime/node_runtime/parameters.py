@@ -266,7 +266,9 @@ def on_change(node, parameters: Iterable[Parameter],
     specs = table(parameters)
 
     def changes_of(params):
-        return {p.name: p.value for p in params if p.name in specs}
+        # Array values arrive as array.array or tuples: hand lists to the node.
+        return {p.name: (list(p.value) if specs[p.name].value_type in _ARRAYS else p.value)
+                for p in params if p.name in specs}
 
     def check(params):
         changes = changes_of(params)

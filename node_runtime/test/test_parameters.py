@@ -139,6 +139,7 @@ def test_runtime_set_is_validated_then_applied(node):
                                              RclpyParameter('mode', value='not_open')])
     assert result.successful, result.reason
     assert applied[-1] == {'load': [2.0, -2.0], 'mode': 'not_open'}
+    assert type(applied[-1]['load']) is list
     assert seen[-1] == applied[-1]
 
 
