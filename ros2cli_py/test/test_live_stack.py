@@ -263,9 +263,11 @@ def test_service_call_and_param_set_on_robstride(ros2, stack):
     assert r.out == "Double values are: array('d', [4.0, 0.0])\n", r
     r = ros2('param', 'set', RS, 'sim.load_torque', '[0.0, 0.0]')
     assert r.code == 0, r
-    # the start-up gains are refused at run time: ros2cli's message, non-zero exit
+    # the start-up gains are read-only (their descriptor says so): the node's reason in
+    # ros2cli's message, non-zero exit
     r = ros2('param', 'set', RS, 'kp', '[30.0, 100.0]')
-    assert r.code == 1 and r.err == 'Setting parameter failed: kp is read at start-up only\n', r
+    assert r.code == 1 and r.err == \
+        'Setting parameter failed: Trying to set a read-only parameter: kp.\n', r
     r = ros2('param', 'set', RS, 'sim.heat_gain', 'hot')
     assert r.code == 1 and r.err.startswith('Setting parameter failed'), r
     r = ros2('service', 'call', f'{RS}/get_data_from_robstride',
