@@ -27,7 +27,7 @@ composed hb50_stack are measured one after the other (--modes), then the floor. 
 composed process the CPU per node is its loop thread (named after the node) plus half of the
 shared executor/DDS threads.
 
-Usage: hb50_bench.py [--duration 30] [--modes 3proc,composed] [--composed]
+Usage: hb50_bench.py [--duration 30] [--modes 3proc,composed] [--composed] [--node-path DIR]
                      [--executor events|single|multi] [--loop-mode thread|timer] [--busy-wait S]
                      [--rt-priority N] [--domain 39]
 Needs the workspace sourced (hb50_nodes installed).
@@ -36,6 +36,7 @@ Needs the workspace sourced (hb50_nodes installed).
 import argparse
 import os
 import random
+import struct
 import subprocess
 import sys
 import tempfile
@@ -43,6 +44,9 @@ import threading
 import time
 
 import numpy as np
+
+
+STAMP = struct.Struct('<iI')     # header.stamp right after the 4-byte CDR encapsulation
 
 
 def parse():
@@ -53,6 +57,9 @@ def parse():
                    help='only the composed hb50_stack (same as --modes composed)')
     p.add_argument('--modes', default='3proc,composed',
                    help='comma-separated: 3proc (three processes), composed (hb50_stack)')
+    p.add_argument('--node-path', default=None,
+                   help="directory prepended to the nodes' PYTHONPATH (e.g. an older "
+                        'hb50_nodes checkout, to compare before/after in one phase)')
     p.add_argument('--floor-child', action='store_true', help=argparse.SUPPRESS)
     p.add_argument('--executor', default='events', choices=('events', 'single', 'multi'))
     p.add_argument('--loop-mode', default='thread', choices=('thread', 'timer'))
@@ -80,7 +87,8 @@ def run_stack(args, composed, stalls):
     from hb50_commons.msg import BridgeData, BridgeState, JointCommand, RobotState
     from rclpy.experimental import EventsExecutor
 
-    from hb50_nodes import qos
+    from hb50_nodes import cdr, qos
+    from rclpy.serialization import deserialize_message
 
     lib = os.path.join(get_package_prefix('hb50_nodes'), 'lib', 'hb50_nodes')
     ros_args = ['--ros-args', '-p', f'loop_mode:={args.loop_mode}', '--log-level', 'warn']
@@ -95,9 +103,12 @@ def run_stack(args, composed, stalls):
     # Node stderr goes to files: at exit a 500 Hz node logs the ticks it skipped after stalls,
     # which tells publisher-side gaps from messages lost on the way.
     logs = {exe: tempfile.TemporaryFile(mode='w+') for exe in exes}
+    env = dict(os.environ)
+    if args.node_path:
+        env['PYTHONPATH'] = args.node_path + os.pathsep + env.get('PYTHONPATH', '')
     procs = {exe: subprocess.Popen([os.path.join(lib, exe)] + (
         ros_args if exe != 'heartbeat_monitor' else ['--ros-args', '--log-level', 'warn']),
-        stderr=logs[exe]) for exe in exes}
+        stderr=logs[exe], env=env) for exe in exes}
 
     rclpy.init()
     node = rclpy.create_node('hb50_bench')
@@ -110,31 +121,42 @@ def run_stack(args, composed, stalls):
     latest_cmd = {}
     probe = {'pending': None, 'results': []}
 
+    # Raw subscriptions: the stamps are read from the CDR bytes (hb50_nodes.cdr), so this
+    # subscriber of six topics costs a fraction of a deserializing one on the shared 2 cores.
     def make_cb(topic):
         has_header = topic not in (qos.BRIDGE_STATE, qos.BRIDGE_STATE_10HZ)
         rec = records[topic]
 
-        def cb(msg):
+        def cb(raw):
             now = time.time_ns()
-            if topic == qos.JOINT_COMMAND and msg.source_node == 'control_node':
-                latest_cmd['msg'] = msg
+            from_control = False
+            if topic == qos.JOINT_COMMAND:
+                reader = cdr.Reader(raw)
+                reader.header()
+                from_control = reader.string() == 'control_node'
+                if from_control:
+                    latest_cmd['raw'] = raw
             if topic == qos.BRIDGE_DATA and probe['pending'] is not None:
                 sent, brake_on = probe['pending']
+                msg = cdr.decode_bridge_data(raw)
                 braked = msg.joint_velocity[0] == 0.0 and msg.joint_effort[0] == 0.0
                 if braked == brake_on:
-                    stamp = msg.header.stamp.sec * 1_000_000_000 + msg.header.stamp.nanosec
+                    stamp = msg.sec * 1_000_000_000 + msg.nanosec
                     probe['results'].append((stamp - sent) * 1e-6)
                     probe['pending'] = None
             if recording.is_set():
-                if topic == qos.JOINT_COMMAND and msg.source_node != 'control_node':
+                if topic == qos.JOINT_COMMAND and not from_control:
                     return
-                stamp = (msg.header.stamp.sec * 1_000_000_000 + msg.header.stamp.nanosec
-                         if has_header else 0)
-                rec.append((now, stamp))
+                if has_header:
+                    sec, nanosec = STAMP.unpack_from(raw, 4)
+                    rec.append((now, sec * 1_000_000_000 + nanosec))
+                else:
+                    rec.append((now, 0))
         return cb
 
     for topic, msg_type in topics.items():
-        node.create_subscription(msg_type, topic, make_cb(topic), qos.profile_for(topic))
+        node.create_subscription(msg_type, topic, make_cb(topic), qos.profile_for(topic),
+                                 raw=True)
     cmd_pub = node.create_publisher(JointCommand, qos.JOINT_COMMAND, qos.MAB_RT)
     executor = EventsExecutor()
     executor.add_node(node)
@@ -166,8 +188,9 @@ def run_stack(args, composed, stalls):
 
         # Command -> applied latency: take over with brake toggles on fr_j0 for ~4 s.
         for i in range(400):
-            base = latest_cmd.get('msg')
-            if base is not None:
+            raw = latest_cmd.get('raw')
+            if raw is not None:
+                base = deserialize_message(raw, JointCommand)
                 brake_on = (i // 5) % 2 == 1
                 base.source_node = 'hb50_bench'
                 base.brake = [brake_on] + [False] * 11
