@@ -4,11 +4,12 @@ import os
 import sys
 
 import pytest
+from workspace_testing import isolate
 
 sys.path.insert(0, os.path.dirname(__file__))
-import rs_harness  # noqa: E402
 
-rs_harness.isolate_environment()
+# This session's ROS_DOMAIN_ID (held until the session ends); before rclpy.init reads it.
+isolate()
 
 
 @pytest.fixture(scope='session')

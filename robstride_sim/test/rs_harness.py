@@ -2,29 +2,32 @@
 """
 Test harness: run the installed node in a subprocess on an isolated DDS domain.
 
-The node is watched through ROS only (services via the client module, topics via a Monitor).
+Starting, stopping and the domain come from workspace_testing; what is left here is
+robstride-specific: the bus modes, the node's parameters on the command line, and a Monitor
+that watches the node through ROS only (services via the client module, topics).
 MODES: 'sim' (in-process simulated motors) and 'can' (python-can `virtual` bus with the
 simulated motors as a bus peer in the node's process: the hardware code path end to end).
 """
 import contextlib
 import itertools
 import os
-import random
-import signal
-import subprocess
 import time
 
-from ament_index_python.packages import get_package_prefix
 import rclpy
 from rclpy.executors import SingleThreadedExecutor
 from robstride_interfaces.msg import RobstrideState
 from robstride_sim.client import RobstrideClient
 from robstride_sim.qos import STATE_QOS
 from sensor_msgs.msg import JointState
+from workspace_testing import executable, start, stop
 
-DOMAIN_RANGE = range(40, 50)      # this package's share of ROS_DOMAIN_IDs
 MODES = ('sim', 'can')
 _ns_counter = itertools.count()
+
+
+def node_executable(name):
+    """Path of an installed robstride_sim executable."""
+    return executable('robstride_sim', name)
 
 
 def mode_params(mode):
@@ -35,46 +38,8 @@ def mode_params(mode):
             'can_channel': f'rs_test_{os.getpid()}_{next(_ns_counter)}'}
 
 
-def isolate_environment():
-    """Pick this session's domain; must run before rclpy.init (reads the environment)."""
-    os.environ.setdefault('ROS_DOMAIN_ID', str(random.choice(DOMAIN_RANGE)))
-    if int(os.environ['ROS_DOMAIN_ID']) not in DOMAIN_RANGE:
-        os.environ['ROS_DOMAIN_ID'] = str(random.choice(DOMAIN_RANGE))
-    os.environ['ROS_AUTOMATIC_DISCOVERY_RANGE'] = 'LOCALHOST'
-
-
-def executable(name):
-    path = os.path.join(get_package_prefix('robstride_sim'), 'lib', 'robstride_sim', name)
-    assert os.access(path, os.X_OK), f'{path} is not installed/executable'
-    return path
-
-
-def _shm_files(pid):
-    """Fast DDS shared-memory files a process maps (removed after it exits if left over)."""
-    try:
-        with open(f'/proc/{pid}/maps') as f:
-            return {line.split()[-1] for line in f if '/dev/shm/fastdds_' in line
-                    and 'fastdds_port' not in line}
-    except OSError:
-        return set()
-
-
-def stop_process(proc, shm=()):
-    if proc.poll() is None:
-        shm = set(shm) | _shm_files(proc.pid)
-        proc.send_signal(signal.SIGINT)
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(timeout=10)
-    for path in shm:
-        with contextlib.suppress(OSError):
-            os.unlink(path)
-            os.unlink(path + '_el')
-
-
-def _param_args(params):
+def param_args(params):
+    """`-p name:=value` arguments for a dict of node parameters."""
     args = []
     for name, value in params.items():
         if isinstance(value, bool):
@@ -90,21 +55,18 @@ def _param_args(params):
 
 
 @contextlib.contextmanager
-def sim_node(params=None, namespace=None, extra_args=(), wait=True, mode='sim', log=None):
+def sim_node(params=None, namespace=None, extra_args=(), wait=True, mode='sim'):
     """
-    Start robstride_sim_node; yields (process, service prefix). Always stopped after.
+    Start robstride_sim_node; yields (NodeProcess, service prefix). Always stopped after.
 
-    log: a path to write the node's output to (default: a pipe nobody reads).
+    The node's output is in the NodeProcess (`output()`); with RS_TEST_NODE_LOG set it is
+    also written to that file when the node has stopped (for debugging a run).
     """
     if namespace is None:
         namespace = f'/rs_test_{os.getpid()}_{next(_ns_counter)}'
-    cmd = [executable('robstride_sim_node'), '--ros-args', '-r', f'__ns:={namespace}']
-    cmd += _param_args({**mode_params(mode), **(params or {})}) + list(extra_args)
-    log = log or os.environ.get('RS_TEST_NODE_LOG')
-    out = open(log, 'w') if log else subprocess.DEVNULL
-    proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, text=True)
-    if log:
-        out.close()
+    cmd = [node_executable('robstride_sim_node'), '--ros-args', '-r', f'__ns:={namespace}']
+    cmd += param_args({**mode_params(mode), **(params or {})}) + list(extra_args)
+    proc = start(cmd)
     prefix = namespace.rstrip('/') + '/robstride_hardware_interface'
     try:
         if wait:
@@ -112,7 +74,11 @@ def sim_node(params=None, namespace=None, extra_args=(), wait=True, mode='sim', 
                 client.state()          # services up and the cycle running
         yield proc, prefix
     finally:
-        stop_process(proc)
+        result = stop(proc)
+        log = os.environ.get('RS_TEST_NODE_LOG')
+        if log:
+            with open(log, 'w') as f:
+                f.write(result.output)
 
 
 class Monitor:

@@ -1,10 +1,9 @@
 # SPDX-License-Identifier: Apache-2.0
 """robstride_cli against a node in the default namespace, all through ROS."""
-import subprocess
-
 import pytest
 
-from rs_harness import executable, Monitor, sim_node
+from rs_harness import Monitor, node_executable, sim_node
+from workspace_testing import start, stop
 
 
 @pytest.fixture(scope='module')
@@ -22,9 +21,12 @@ def cli(*args, timeout=60):
     # A generous --timeout: discovery on a loaded machine can take seconds.
     if '--timeout' not in args:
         args = ('--timeout', '15') + args
-    r = subprocess.run([executable('robstride_cli'), *args], capture_output=True, text=True,
-                       timeout=timeout)
-    return r.returncode, r.stdout.strip(), r.stderr.strip()
+    proc = start([node_executable('robstride_cli'), *args], separate_stderr=True)
+    try:
+        proc.wait(timeout)
+    finally:
+        result = stop(proc)
+    return result.returncode, result.output.strip(), proc.errors().strip()
 
 
 def test_get_prints_value(node):

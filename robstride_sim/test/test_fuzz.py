@@ -7,7 +7,6 @@ is alive, nothing invalid was applied (the held joints did not move, no fault, s
 torqued), the log stayed small, and a valid request still works.
 """
 import math
-import os
 import re
 import time
 
@@ -44,9 +43,8 @@ values = st.one_of(st.floats(-F32_BIG, F32_BIG, width=32),
 
 
 @pytest.fixture(scope='module')
-def rig(ros, tmp_path_factory):
-    log = str(tmp_path_factory.mktemp('fuzz') / 'node.log')
-    with sim_node(log=log) as (proc, prefix):
+def rig(ros):
+    with sim_node() as (proc, prefix):
         client = RobstrideClient(prefix, timeout_sec=10.0)
         mon = Monitor(prefix)
         mon.command_until(['joint_1', 'joint_2'], list(HOLD),
@@ -54,20 +52,21 @@ def rig(ros, tmp_path_factory):
                                                      zip(m.joints.position, HOLD)),
                           what='joints at the hold position')
         try:
-            yield client, mon, proc, log
+            yield client, mon, proc
         finally:
             mon.close()
             client.close()
 
 
 def assert_nothing_applied(rig):
-    client, mon, proc, log = rig
+    client, mon, proc = rig
     mon.spin_for(0.5)
     assert proc.poll() is None, 'node died'
     assert all(abs(p - h) < 0.02 for p, h in zip(mon.joints.position, HOLD)), \
         f'held joints moved: {list(mon.joints.position)}'
     assert list(mon.state.run_state) == [2, 2] and list(mon.state.fault_bits) == [0, 0]
-    assert os.path.getsize(log) < LOG_BOUND, f'log grew to {os.path.getsize(log)} bytes'
+    size = len(proc.output().encode())
+    assert size < LOG_BOUND, f'log grew to {size} bytes'
 
 
 def call(client, srv, name, **fields):
@@ -146,14 +145,14 @@ def bad_commands():
           suppress_health_check=[HealthCheck.too_slow])
 @given(msg=bad_commands())
 def test_fuzzed_joint_commands_apply_nothing(rig, msg):
-    _, mon, proc, _ = rig
+    _, mon, proc = rig
     mon.cmd_pub.publish(msg)
     mon.executor.spin_once(timeout_sec=0.0)
 
 
 def test_commands_left_nothing_applied_and_a_valid_command_works(rig):
     assert_nothing_applied(rig)
-    _, mon, _, _ = rig
+    _, mon, _ = rig
     mon.command_until(['joint_1'], [0.1], lambda m: abs(m.joints.position[0] - 0.1) < 0.01,
                       what='valid command after the fuzz')
     mon.command_until(['joint_1'], [HOLD[0]],
@@ -162,9 +161,8 @@ def test_commands_left_nothing_applied_and_a_valid_command_works(rig):
 
 def test_a_flood_of_bad_requests_makes_a_small_log(rig):
     """Rate-limited per reason: at most one line per reason and second, whatever the count."""
-    client, _, proc, log = rig
-    with open(log) as f:
-        before = len(f.readlines())
+    client, _, proc = rig
+    before = len(proc.output().splitlines(keepends=True))
     srv = client.node.create_client(SetDataToRobstride,
                                     f'{client.prefix}/set_data_to_robstride')
     assert srv.wait_for_service(timeout_sec=10.0)
@@ -182,8 +180,7 @@ def test_a_flood_of_bad_requests_makes_a_small_log(rig):
     assert answered == n
     for _ in range(2):                  # let the node flush its last lines
         rig[1].spin_for(0.5)
-    with open(log) as f:
-        lines = f.readlines()[before:]
+    lines = proc.output().splitlines(keepends=True)[before:]
     mon_lines = len(lines)
     # Two reasons (unknown id 3, bad item for ids 1 and 2): <= 2 lines per second, + edges.
     assert mon_lines <= 2 * (elapsed + 3), f'{mon_lines} lines, {n} requests, {elapsed:.0f} s'

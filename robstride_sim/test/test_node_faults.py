@@ -1,14 +1,14 @@
 # SPDX-License-Identifier: Apache-2.0
 """Fault and staleness injection, joint loss, freeze and reactivation; start-up config."""
 import os
-import subprocess
 import time
 
 from ament_index_python.packages import get_package_share_directory
 import pytest
 
 from robstride_sim.client import RequestRejectedError, RobstrideClient
-from rs_harness import executable, MODES, Monitor, sim_node, stop_process
+from rs_harness import MODES, Monitor, node_executable, sim_node
+from workspace_testing import start, stop
 
 
 @pytest.fixture(params=MODES)
@@ -16,14 +16,14 @@ def node_factory(ros, request):
     """Start a node with given parameters in each bus mode; returns (client, monitor)."""
     stack = []
 
-    def start(params=None, **kwargs):
+    def start_node(params=None, **kwargs):
         cm = sim_node(params, mode=request.param, **kwargs)
         proc, prefix = cm.__enter__()
         client = RobstrideClient(prefix, timeout_sec=5.0)
         mon = Monitor(prefix)
         stack.append((cm, client, mon))
         return client, mon
-    yield start
+    yield start_node
     for cm, client, mon in reversed(stack):
         mon.close()
         client.close()
@@ -107,12 +107,12 @@ def test_installed_params_file_namespace_and_custom_joints(node_factory, tmp_pat
 
 
 def test_inconsistent_config_exits_with_reason(ros):
-    proc = subprocess.Popen([executable('robstride_sim_node'), '--ros-args', '-r',
-                             '__ns:=/bad_cfg', '-p', 'joint_names:=[a, b, c]'],
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    proc = start([node_executable('robstride_sim_node'), '--ros-args', '-r', '__ns:=/bad_cfg',
+                  '-p', 'joint_names:=[a, b, c]'])
     try:
-        out, _ = proc.communicate(timeout=30)
+        proc.wait(30)
     finally:
-        stop_process(proc)
-    assert proc.returncode == 2
+        result = stop(proc)
+    out = result.output
+    assert (result.returncode, result.signal) == (2, None), out
     assert 'can_ids has 2 entries, joint_names has 3' in out

@@ -7,7 +7,6 @@ calls): every parameter has a description and the right read_only flag, ranges a
 descriptors, a start-up parameter cannot be set, a sim.* one takes effect; a bad start-up
 value stops the node with one line naming the parameter.
 """
-import subprocess
 
 import pytest
 from rcl_interfaces.msg import ParameterType
@@ -16,7 +15,8 @@ from rclpy.parameter import Parameter
 
 from robstride_sim.client import RequestRejectedError, RobstrideClient
 from robstride_sim.node import sim_parameters, STARTUP_PARAMETERS
-from rs_harness import executable, Monitor, sim_node, stop_process
+from rs_harness import Monitor, node_executable, sim_node
+from workspace_testing import start, stop
 
 
 @pytest.fixture(scope='module')
@@ -92,14 +92,14 @@ def test_run_time_parameters_take_effect_or_are_refused_with_a_reason(rig):
     ('update_rate_hz:=500', "parameter 'update_rate_hz': wrong type"),
 ])
 def test_bad_start_up_value_exits_2_with_one_line(ros, arg, message):
-    proc = subprocess.Popen([executable('robstride_sim_node'), '--ros-args', '-r',
-                             '__ns:=/bad_param', '-p', arg],
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    proc = start([node_executable('robstride_sim_node'), '--ros-args', '-r', '__ns:=/bad_param',
+                  '-p', arg])
     try:
-        out, _ = proc.communicate(timeout=30)
+        proc.wait(30)
     finally:
-        stop_process(proc)
-    assert proc.returncode == 2, out
+        result = stop(proc)
+    out = result.output
+    assert (result.returncode, result.signal) == (2, None), out
     lines = [line for line in out.splitlines() if 'configuration error' in line]
     assert len(lines) == 1 and message in lines[0], out
     assert 'Traceback' not in out

@@ -11,12 +11,12 @@ project import, during the interpreter's own start-up, no Python code of ours ca
 import itertools
 import os
 import signal
-import subprocess
 import time
 
 import pytest
 
-from rs_harness import _param_args, executable, mode_params, stop_process
+from rs_harness import mode_params, node_executable, param_args
+from workspace_testing import start, stop
 
 _names = itertools.count()
 EARLY = (0.0, 0.4)                # seconds after the handlers exist: imports, start-up
@@ -43,83 +43,76 @@ def wait_for_handlers(proc, timeout=30.0):
     raise AssertionError(f'process {proc.pid} never installed a SIGTERM handler')
 
 
-def launch(cmd, tmp_path):
-    log = tmp_path / f'out_{next(_names)}.log'
-    with open(log, 'w') as out:
-        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT)
-    return proc, log
+def wait_for_text(proc, text, timeout=60.0):
+    assert proc.wait_for_output(text, timeout), f'{text!r} not in: {proc.output()[-2000:]}'
 
 
-def wait_for_text(log, text, timeout=60.0):
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if text in log.read_text(errors='replace'):
-            return
-        time.sleep(0.05)
-    raise AssertionError(f'{text!r} not in {log}: {log.read_text(errors="replace")[-2000:]}')
-
-
-def check_exit(proc, log, sig):
+def check_exit(proc, sig):
+    """Check the process, sent `sig` by the test, exits 0 by itself (stop() only reaps it)."""
     try:
         rc = proc.wait(timeout=30)
     finally:
-        stop_process(proc)
-    out = log.read_text(errors='replace')
+        result = stop(proc)
+    out = result.output
     assert rc == 0, f'{signal.Signals(sig).name}: exit {rc}\n{out[-3000:]}'
     for bad in ('Traceback', 'RCLError', '[FATAL]', 'Exception'):
         assert bad not in out, f'{signal.Signals(sig).name}: {bad} in output\n{out[-3000:]}'
 
 
-def signal_at_moments(make_cmd, tmp_path, delays, ready_text=None):
+def signal_at_moments(make_cmd, delays, ready_text=None):
     """
     One process per (signal, moment), all started together.
 
     delays: seconds after the process's handlers exist; with ready_text, one more process per
     signal is signalled 0.5 s after it printed that text (steady state).
     """
-    runs = [(sig, delay, *launch(make_cmd(), tmp_path))
+    runs = [(sig, delay, start(make_cmd()))
             for sig in (signal.SIGINT, signal.SIGTERM) for delay in delays]
-    steady = ([(sig, *launch(make_cmd(), tmp_path)) for sig in (signal.SIGINT, signal.SIGTERM)]
+    steady = ([(sig, start(make_cmd())) for sig in (signal.SIGINT, signal.SIGTERM)]
               if ready_text else [])
-    for sig, delay, proc, log in runs:
-        if delay == 0.0:
-            wait_for_handlers(proc)
+    try:
+        for sig, delay, proc in runs:
+            if delay == 0.0:
+                wait_for_handlers(proc)
+                proc.send_signal(sig)
+        ready = {id(proc): wait_for_handlers(proc) for _, delay, proc in runs if delay}
+        for sig, delay, proc in sorted(runs, key=lambda r: r[1]):
+            if delay:
+                time.sleep(max(0.0, ready[id(proc)] + delay - time.monotonic()))
+                proc.send_signal(sig)
+        for sig, proc in steady:
+            wait_for_text(proc, ready_text)
+        time.sleep(0.5)
+        for sig, proc in steady:
             proc.send_signal(sig)
-    ready = {id(proc): wait_for_handlers(proc) for _, delay, proc, _ in runs if delay}
-    for sig, delay, proc, log in sorted(runs, key=lambda r: r[1]):
-        if delay:
-            time.sleep(max(0.0, ready[id(proc)] + delay - time.monotonic()))
-            proc.send_signal(sig)
-    for sig, proc, log in steady:
-        wait_for_text(log, ready_text)
-    time.sleep(0.5)
-    for sig, proc, log in steady:
-        proc.send_signal(sig)
-    for sig, _, proc, log in runs:
-        check_exit(proc, log, sig)
-    for sig, proc, log in steady:
-        check_exit(proc, log, sig)
+        for sig, _, proc in runs:
+            check_exit(proc, sig)
+        for sig, proc in steady:
+            check_exit(proc, sig)
+    finally:                    # none left running when an assertion failed
+        for proc in [r[-1] for r in runs + steady]:
+            stop(proc)
 
 
 @pytest.mark.parametrize('mode', ['sim', 'can'])
-def test_node_exits_cleanly_on_signals(ros, tmp_path, mode):
+def test_node_exits_cleanly_on_signals(ros, mode):
     def cmd():
         ns = f'/rs_sig_{os.getpid()}_{next(_names)}'
-        return [executable('robstride_sim_node'), '--ros-args', '-r', f'__ns:={ns}',
-                *_param_args(mode_params(mode))]
+        return [node_executable('robstride_sim_node'), '--ros-args', '-r', f'__ns:={ns}',
+                *param_args(mode_params(mode))]
     # The start-up path is the same in both modes; 'can' adds the CAN threads to stop.
-    signal_at_moments(cmd, tmp_path, EARLY if mode == 'sim' else (), 'RobStride motor(s)')
+    signal_at_moments(cmd, EARLY if mode == 'sim' else (), 'RobStride motor(s)')
 
 
-def test_fake_motors_exit_cleanly_on_signals(tmp_path):
+def test_fake_motors_exit_cleanly_on_signals():
     def cmd():
-        return [executable('robstride_fake_motors'), '--interface', 'virtual', '--channel',
+        return [node_executable('robstride_fake_motors'), '--interface', 'virtual', '--channel',
                 f'sig{next(_names)}', '--motors', '1:RS02,2:RS03']
-    signal_at_moments(cmd, tmp_path, EARLY, 'robstride_fake_motors: id 1')
+    signal_at_moments(cmd, EARLY, 'robstride_fake_motors: id 1')
 
 
-def test_cli_exits_cleanly_on_signals(ros, tmp_path):
+def test_cli_exits_cleanly_on_signals(ros):
     def cmd():                  # waits up to 60 s for a node that does not exist
-        return [executable('robstride_cli'), '--prefix', f'/nobody_{next(_names)}/x',
+        return [node_executable('robstride_cli'), '--prefix', f'/nobody_{next(_names)}/x',
                 '--timeout', '60', 'get', '1', 'position']
-    signal_at_moments(cmd, tmp_path, EARLY + (3.0,))
+    signal_at_moments(cmd, EARLY + (3.0,))
