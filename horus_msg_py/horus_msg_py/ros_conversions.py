@@ -80,11 +80,17 @@ def _map_enum(table, value, what):
 
 # --- stamps and frame ids -----------------------------------------------------
 
-def stamp_to_ros(timestamp_ns):
+def stamp_parts(timestamp_ns):
+    """(sec, nanosec) of a HORUS u64 timestamp; ConversionError past int32 seconds."""
     sec, nanosec = divmod(int(timestamp_ns), _NS)
     if sec > 2**31 - 1:
         raise ConversionError('timestamp_ns=%d does not fit builtin_interfaces/Time'
                               % timestamp_ns)
+    return sec, nanosec
+
+
+def stamp_to_ros(timestamp_ns):
+    sec, nanosec = stamp_parts(timestamp_ns)
     return Time(sec=sec, nanosec=nanosec)
 
 

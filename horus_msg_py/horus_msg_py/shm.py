@@ -422,6 +422,93 @@ class ShmTopicReader(_Topic):
             self.next_seq = seq + 1
             return data
 
+    def _ready_words(self, slot, count):
+        """Ready words of ``count`` consecutive slots from ``slot``, in one pread."""
+        if self.is_small_ring:
+            raw = self._pread(count * SMALL_SLOT_SIZE, self._ready_at(slot))
+            return [w[0] for w in _U64.iter_unpack(raw)][::SMALL_SLOT_SIZE // READY_WORD], raw
+        raw = self._pread(count * READY_WORD, self._ready_at(slot))
+        return [w[0] for w in _U64.iter_unpack(raw)], None
+
+    def recv_many(self, limit):
+        """
+        Up to ``limit`` next messages (a list of bytes; empty when none is ready).
+
+        The same rules as :meth:`recv_bytes`, message by message, with the reads batched:
+        per run of consecutive slots one ``pread`` of the ready words, one of the payloads
+        and, after them, one of the head and one of the ready words again (a slot the
+        writer has started to overwrite meanwhile is lost, as in recv_bytes). A rewind or
+        a truncation found after some messages were read returns those messages; the
+        next call raises.
+        """
+        out = []
+        size = self.msg_type.SIZE
+        while len(out) < limit:
+            try:
+                head = self.head()
+            except ShmTruncatedError:
+                if out:
+                    return out
+                raise
+            seq = self.next_seq
+            if head < seq:
+                if out:
+                    return out
+                self.next_seq = head
+                self.rewinds += 1
+                self._stall_seq = None
+                raise ShmRewoundError('%s: head index moved back from %d to %d; '
+                                      'resynchronised' % (self.path, seq, head))
+            if seq == head:
+                return out
+            if head - seq > self.capacity:
+                self.lost += head - self.capacity - seq
+                self.next_seq = seq = head - self.capacity
+            slot = seq & self.mask
+            count = min(head - seq, limit - len(out), self.capacity - slot)
+            try:
+                ready, small_raw = self._ready_words(slot, count)
+                if small_raw is None:
+                    data = self._pread(count * size, self._data_at(slot))
+                    stride, first = size, 0
+                else:
+                    data, stride, first = small_raw, SMALL_SLOT_SIZE, READY_WORD
+                head_after = self.head()
+                ready_after = self._ready_words(slot, count)[0]
+            except ShmTruncatedError:
+                if out:
+                    return out
+                raise
+            for i in range(count):
+                s = seq + i
+                if ready[i] != s + 1:
+                    if ready[i] > s + 1:      # overwritten before we got here
+                        self.lost += 1
+                        self.next_seq = s + 1
+                        continue
+                    # Published count ahead of the slot: not ready yet, or a corrupt
+                    # ready word. Wait for the producer a bounded time, then skip it.
+                    now = time.monotonic()
+                    if self._stall_seq != s:
+                        self._stall_seq, self._stall_since = s, now
+                        return out
+                    if now - self._stall_since < STALL_LIMIT_S:
+                        return out
+                    self._stall_seq = None
+                    self.corrupt += 1
+                    self.lost += 1
+                    self.next_seq = s + 1
+                    continue
+                # The writer of s + capacity starts once head reaches it.
+                if head_after >= s + self.capacity or ready_after[i] != s + 1:
+                    self.lost += 1
+                    self.next_seq = s + 1
+                    continue
+                self.next_seq = s + 1
+                start = i * stride + first
+                out.append(data[start:start + size])
+        return out
+
     def recv(self):
         """Return the next message as a ``msg_type`` object (over a private copy), or None."""
         data = self.recv_bytes()
