@@ -2,23 +2,24 @@
 """
 Helpers to run the installed simulator as a separate process (tests, benchmarks).
 
-Shared by this package's tests, pnd_adam_examples' interop tests and benchmarks/pnd_*.py,
-so that starting, watching and stopping the robot stand-in is written once.
+Shared by this package's tests, pnd_adam_examples' interop tests and benchmarks/pnd_*.py.
+Starting, stopping and the domain's environment are workspace_testing's; what is
+simulator-specific lives here: its command line, the Cyclone loopback configuration, the
+counters of its exit line, and its resource use.
 """
 
 import os
 import re
-import subprocess
-import threading
-import time
+import signal
 
-from ament_index_python.packages import get_package_prefix, get_package_share_directory
+from ament_index_python.packages import get_package_share_directory
+import workspace_testing
 
 PACKAGE = 'pnd_adam_sim'
 
 
 def sim_executable():
-    return os.path.join(get_package_prefix(PACKAGE), 'lib', PACKAGE, 'adam_sim')
+    return workspace_testing.executable(PACKAGE, 'adam_sim')
 
 
 def cyclone_localhost_uri():
@@ -29,11 +30,14 @@ def cyclone_localhost_uri():
 
 
 def localhost_env(domain_id, base=None):
-    """Environment for any DDS process of a local test: loopback only, given domain."""
-    env = dict(os.environ if base is None else base)
+    """
+    Environment for any DDS process of a local test: loopback only, given domain.
+
+    workspace_testing.localhost_env (ROS_DOMAIN_ID, ROS discovery on this host) plus the
+    Cyclone loopback configuration for the plain-DDS peers, and unbuffered Python output.
+    """
+    env = workspace_testing.localhost_env(domain_id, base)
     env['CYCLONEDDS_URI'] = cyclone_localhost_uri()
-    env['ROS_AUTOMATIC_DISCOVERY_RANGE'] = 'LOCALHOST'
-    env['ROS_DOMAIN_ID'] = str(domain_id)
     env['PYTHONUNBUFFERED'] = '1'
     return env
 
@@ -45,39 +49,30 @@ _COUNTERS = re.compile(
 
 
 class SimProcess:
-    """The installed adam_sim in a subprocess; its log lines are collected in .lines."""
+    """
+    The installed adam_sim as a workspace_testing NodeProcess (`.proc`).
+
+    Its log is the process's output; `.lines` is that log split into lines.
+    """
 
     def __init__(self, domain_id, rate_hz=None, extra_args=(), env=None):
         cmd = [sim_executable(), '--domain', str(domain_id)]
         if rate_hz is not None:
             cmd += ['--rate', str(rate_hz)]
         cmd += list(extra_args)
-        self.lines = []
-        self._cond = threading.Condition()
-        self.proc = subprocess.Popen(
-            cmd, env=env if env is not None else localhost_env(domain_id),
-            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-        self._reader = threading.Thread(target=self._read, daemon=True)
-        self._reader.start()
+        self.proc = workspace_testing.start(
+            cmd, env=env if env is not None else localhost_env(domain_id))
 
-    def _read(self):
-        for line in self.proc.stderr:
-            with self._cond:
-                self.lines.append(line.rstrip('\n'))
-                self._cond.notify_all()
+    @property
+    def lines(self):
+        """Every line the simulator has logged so far."""
+        return self.proc.output().splitlines()
 
     def wait_for(self, text, timeout):
         """Return the first log line containing text, or None after timeout seconds."""
-        end = time.monotonic() + timeout
-        with self._cond:
-            while True:
-                for line in self.lines:
-                    if text in line:
-                        return line
-                left = end - time.monotonic()
-                if left <= 0 or (self.proc.poll() is not None and not self._reader.is_alive()):
-                    return None
-                self._cond.wait(min(left, 0.1))
+        found = self.proc.wait_for_output(
+            re.compile('^.*' + re.escape(text) + '.*$', re.MULTILINE), timeout)
+        return found.group(0) if found else None
 
     def rss_bytes(self):
         """Resident memory of the simulator process now."""
@@ -95,8 +90,7 @@ class SimProcess:
 
     def log_bytes(self):
         """Size of everything the simulator has logged so far."""
-        with self._cond:
-            return sum(len(line) + 1 for line in self.lines)
+        return len(self.proc.output())
 
     def counters(self):
         """Return the counters of the exit line ('stopped after ...') as a dict, None before it."""
@@ -107,16 +101,13 @@ class SimProcess:
         return {k: int(v) for k, v in m.groupdict().items()} if m else None
 
     def stop(self, timeout=5.0):
-        """SIGTERM (the simulator exits cleanly and logs its counters), SIGKILL if stuck."""
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(timeout)
-        self._reader.join(timeout)
-        return self.proc.returncode
+        """
+        Stop it with SIGTERM (it exits cleanly and logs its counters); return `Stopped`.
+
+        workspace_testing.stop: SIGKILL after `timeout` s if it is stuck; `signal` is None
+        when it had exited by itself.
+        """
+        return workspace_testing.stop(self.proc, timeout, first=signal.SIGTERM)
 
     def __enter__(self):
         return self

@@ -1,13 +1,12 @@
 # SPDX-License-Identifier: Apache-2.0
-import random
-
+"""The simulator's DDS domain: one per test module from workspace_testing's allocator."""
 import pytest
-
-# This package's tests use ROS_DOMAIN_ID 50-54 (pnd_adam_examples' use 55-59), so the two
-# packages can be tested at the same time without hearing each other.
-DOMAIN_RANGE = (50, 54)
+from workspace_testing import allocate_domain, release_domain
 
 
 @pytest.fixture(scope='module')
 def domain_id():
-    return random.randint(*DOMAIN_RANGE)
+    """Return a ROS_DOMAIN_ID (also Cyclone's domain) no other live test holds."""
+    domain = allocate_domain()
+    yield domain
+    release_domain(domain)

@@ -13,6 +13,7 @@ rejected without being decoded, and a valid command still works afterwards.
 
 import math
 import os
+import signal
 import struct
 import time
 
@@ -231,7 +232,8 @@ def test_valid_commands_still_work_and_nothing_invalid_was_applied(rig):
     elapsed = time.monotonic() - rig['t_start']
     log_bytes = sim.log_bytes() - rig['log_start']
     rss_growth = sim.rss_bytes() - rig['rss_start']
-    assert sim.stop() == 0, sim.lines[-5:]
+    result = sim.stop()
+    assert (result.returncode, result.signal) == (0, signal.SIGTERM), sim.lines[-5:]
     counters = sim.counters()
     assert counters, sim.lines[-5:]
     (low_ok, low_bad), (hand_ok, hand_bad) = rig['sent']['lowcmd'], rig['sent']['handcmd']

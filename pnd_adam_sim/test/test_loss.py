@@ -11,6 +11,7 @@ and the simulator must keep running and exit cleanly.
 
 import math
 import os
+import signal
 import time
 
 from cyclonedds.core import Policy, Qos
@@ -79,7 +80,7 @@ def test_lowstate_degrades_in_proportion_and_commands_get_through(domain_id):
         assert sim.proc.poll() is None
         del dp
     finally:
-        rc = sim.stop()
-    assert rc == 0, sim.lines[-5:]
+        result = sim.stop()
+    assert (result.returncode, result.signal) == (0, signal.SIGTERM), sim.lines[-5:]
     assert not any('Traceback' in line for line in sim.lines)
     assert sim.counters()['lowcmd_applied'] >= 1

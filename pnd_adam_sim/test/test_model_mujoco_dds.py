@@ -2,6 +2,7 @@
 """The installed simulator with the shipped config (MuJoCo, fixed base, 0.1 s timeout)."""
 
 import os
+import signal
 import threading
 import time
 
@@ -48,7 +49,8 @@ def robot(domain_id):
                'cmd': DataWriter(dp, Topic(dp, TOPIC_LOWCMD, LowCmd_))}
         del dp
     finally:
-        assert sim.stop() == 0, sim.lines[-5:]
+        result = sim.stop()
+        assert (result.returncode, result.signal) == (0, signal.SIGTERM), sim.lines[-5:]
 
 
 def collect(reader, seconds):

@@ -134,7 +134,8 @@ def test_clean_shutdown_reports_counters_and_trace(domain_id, tmp_path):
         line = sim.wait_for('stopped after', 5)
         assert line and 'stopped after 100 ticks' in line
     finally:
-        sim.stop()
+        result = sim.stop()
+    assert (result.returncode, result.signal) == (0, None), sim.lines[-5:]   # by itself
     rows = trace.read_text().splitlines()
     assert rows[0] == 'tick,write_time_ns'
     ticks = [int(r.split(',')[0]) for r in rows[1:]]
