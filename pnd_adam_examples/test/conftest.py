@@ -1,12 +1,12 @@
 # SPDX-License-Identifier: Apache-2.0
-import random
-
+"""Domain of the interop tests (simulator, rclpy peer, Cyclone observer): one per module."""
 import pytest
-
-# This package's tests use ROS_DOMAIN_ID 55-59 (pnd_adam_sim's use 50-54).
-DOMAIN_RANGE = (55, 59)
+from workspace_testing import allocate_domain, release_domain
 
 
 @pytest.fixture(scope='module')
 def domain_id():
-    return random.randint(*DOMAIN_RANGE)
+    """Return a ROS_DOMAIN_ID no other live test holds, released after the module."""
+    domain = allocate_domain()
+    yield domain
+    release_domain(domain)

@@ -12,9 +12,8 @@ import dataclasses
 import glob
 import json
 import os
-import subprocess
+import signal
 import sys
-import threading
 import time
 
 from ament_index_python.packages import get_package_prefix
@@ -29,6 +28,7 @@ from pnd_adam_sim.testing import cyclone_localhost_uri, localhost_env, SimProces
 from pnd_adam_sim.vendor_idl import (HandCmd_, HandState_, LowCmd_, LowState_, TOPIC_HANDCMD,
                                      TOPIC_HANDSTATE, TOPIC_LOWCMD, TOPIC_LOWSTATE)
 import pytest
+from workspace_testing import executable, start, stop
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PEER_SECONDS = 6.0
@@ -89,10 +89,14 @@ def run_peer(domain_id, with_profile):
     env.pop('FASTRTPS_DEFAULT_PROFILES_FILE', None)
     if with_profile:
         env[PROFILE_ENV] = profile_path()
-    out = subprocess.run([sys.executable, os.path.join(HERE, 'ros_peer.py'), str(PEER_SECONDS)],
-                         env=env, capture_output=True, text=True, timeout=PEER_SECONDS + 60)
-    assert out.returncode == 0, out.stderr[-2000:]
-    return json.loads(out.stdout.strip().splitlines()[-1])
+    peer = start([sys.executable, os.path.join(HERE, 'ros_peer.py'), str(PEER_SECONDS)],
+                 env=env, separate_stderr=True)
+    try:
+        peer.wait(PEER_SECONDS + 60)
+    finally:
+        result = stop(peer)
+    assert (result.returncode, result.signal) == (0, None), peer.errors()[-2000:]
+    return json.loads(result.output.strip().splitlines()[-1])
 
 
 def f32(x):
@@ -182,26 +186,22 @@ def test_example_node_moves_arms_and_hands(domain_id, sim, observer):
     env = localhost_env(domain_id)
     env.pop(PROFILE_ENV, None)
     env['RMW_IMPLEMENTATION'] = 'rmw_fastrtps_cpp'
-    exe = os.path.join(get_package_prefix('pnd_adam_examples'), 'lib', 'pnd_adam_examples',
-                       'adam_arm_pose')
+    exe = executable('pnd_adam_examples', 'adam_arm_pose')
     left = [-0.6, 0.4, 0.2, -1.1, 0.1, 0.2, -0.1]
     right = [-0.4, -0.5, -0.2, -0.9, -0.1, -0.2, 0.1]
     # hand_period 1.5 s: a full stroke takes 0.5 s of simulated time, so the hands close
     # even when a loaded host runs the simulator at a third of real time.
-    node = subprocess.Popen(
+    node = start(
         [exe, '--ros-args', '-p', f'left_arm_pose:={left}', '-p', f'right_arm_pose:={right}',
          '-p', 'move_duration:=1.0', '-p', 'hand_period:=1.5', '-p', 'kp:=200.0',
          '-p', 'kd:=10.0'],
-        env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    log = []
-    reader = threading.Thread(target=lambda: log.extend(node.stdout), daemon=True)
-    reader.start()
+        env=env)
     try:
         goal = [0.0] * 5 + left + right
         reached = closed = None
         end = time.monotonic() + 30
         while time.monotonic() < end and not (
-                reached and closed and any('pose reached' in line for line in log)):
+                reached and closed and 'pose reached' in node.output()):
             for s in observer['lowstate'].take(N=100000):
                 if all(abs(m.q - g) < 0.01 for m, g in zip(s.motor_state, goal)):
                     reached = s
@@ -213,9 +213,8 @@ def test_example_node_moves_arms_and_hands(domain_id, sim, observer):
         assert closed is not None, 'hands never closed'
         assert all(m.mode == 1 for m in reached.motor_state)
     finally:
-        node.terminate()
-        node.wait(timeout=20)
-        reader.join(timeout=5)
-    log = ''.join(log)
+        result = stop(node, timeout=20, first=signal.SIGTERM)
+    log = result.output
     assert 'pose reached' in log, log[-2000:]
+    assert (result.returncode, result.signal) == (0, signal.SIGTERM), log[-2000:]
     assert f'Fast DDS profile: {profile_path()}' in log
