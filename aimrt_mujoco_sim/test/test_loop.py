@@ -6,10 +6,8 @@ import http.server
 import json
 import os
 import queue
-import random
 import signal
 import socket
-import subprocess
 import threading
 import time
 
@@ -17,13 +15,13 @@ from aimrt_protocols_msgs.msg import JointCommand as RosJointCommand
 from aimrt_protocols_msgs.msg import TouchState as RosTouchState
 from aimrt_protocols_py import codec
 from aimrt_protocols_py.messages import ImuState, JointCommand, JointState, TouchState
-from ament_index_python.packages import get_package_prefix
 import pytest
 import rclpy
 from rclpy.qos import QoSProfile
 from sensor_msgs.msg import Imu, JointState as RosJointState
+from workspace_testing import (allocate_domain, executable, localhost_env, release_domain,
+                               start, stop)
 
-DOMAIN_ID = random.randint(120, 129)
 WAIT = 30.0
 
 
@@ -72,11 +70,16 @@ class Recorder:
         self.server.server_close()
 
 
-def env():
-    e = dict(os.environ)
-    e.update(ROS_DOMAIN_ID=str(DOMAIN_ID), ROS_AUTOMATIC_DISCOVERY_RANGE='LOCALHOST',
-             PYTHONUNBUFFERED='1')
-    return e
+@pytest.fixture(scope='module')
+def domain():
+    """Return a ROS_DOMAIN_ID no other live test holds (this module's processes)."""
+    d = allocate_domain()
+    yield d
+    release_domain(d)
+
+
+def env(domain):
+    return dict(localhost_env(domain), PYTHONUNBUFFERED='1')
 
 
 def wait_port(port, proc, what):
@@ -91,24 +94,12 @@ def wait_port(port, proc, what):
             time.sleep(0.1)
 
 
-def stop(proc, sig=signal.SIGINT):
-    if proc.poll() is None:
-        proc.send_signal(sig)
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(timeout=10)
-    return proc.returncode
-
-
 def sim_exe():
-    return os.path.join(get_package_prefix('aimrt_mujoco_sim'), 'lib', 'aimrt_mujoco_sim',
-                        'aimrt_mujoco_sim')
+    return executable('aimrt_mujoco_sim', 'aimrt_mujoco_sim')
 
 
 @pytest.fixture(scope='module')
-def setup(tmp_path_factory):
+def setup(tmp_path_factory, domain):
     tmp = tmp_path_factory.mktemp('loop')
     state_rec, cmd_rec = Recorder(), Recorder()
     bridge_port, sim_port = free_port(), free_port()
@@ -120,17 +111,19 @@ def setup(tmp_path_factory):
     bridge_cfg.write_text(json.dumps({'aimrt_bridge': {'ros__parameters': {
         'http_port': bridge_port,
         'command_addresses': [f'127.0.0.1:{sim_port},127.0.0.1:{cmd_rec.port}']}}}))
-    sim_log = open(tmp / 'sim.log', 'w')
-    bridge_log = open(tmp / 'bridge.log', 'w')
-    bridge = subprocess.Popen(
-        [os.path.join(get_package_prefix('aimrt_bridge'), 'lib', 'aimrt_bridge',
-                      'aimrt_bridge_node'), '--ros-args', '--params-file', str(bridge_cfg)],
-        env=env(), stdout=bridge_log, stderr=subprocess.STDOUT)
-    wait_port(bridge_port, bridge, 'aimrt_bridge_node')
-    sim = subprocess.Popen([sim_exe(), '--config', str(sim_cfg)], env=env(), stdout=sim_log,
-                           stderr=subprocess.STDOUT)
-    wait_port(sim_port, sim, 'aimrt_mujoco_sim')
-    os.environ.update(ROS_DOMAIN_ID=str(DOMAIN_ID), ROS_AUTOMATIC_DISCOVERY_RANGE='LOCALHOST')
+    bridge = start([executable('aimrt_bridge', 'aimrt_bridge_node'), '--ros-args',
+                    '--params-file', str(bridge_cfg)], env=env(domain))
+    sim = None
+    try:
+        wait_port(bridge_port, bridge, 'aimrt_bridge_node')
+        sim = start([sim_exe(), '--config', str(sim_cfg)], env=env(domain))
+        wait_port(sim_port, sim, 'aimrt_mujoco_sim')
+    except BaseException:
+        stop(bridge)
+        if sim is not None:
+            stop(sim)
+        raise
+    os.environ.update(localhost_env(domain, {}))    # for this process's rclpy
     context = rclpy.Context()
     rclpy.init(context=context)
     node = rclpy.create_node('adam_loop_controller', context=context)
@@ -138,17 +131,16 @@ def setup(tmp_path_factory):
     executor.add_node(node)
     try:
         yield {'node': node, 'executor': executor, 'sim': sim, 'sim_port': sim_port,
-               'state_rec': state_rec, 'cmd_rec': cmd_rec, 'tmp': tmp}
+               'state_rec': state_rec, 'cmd_rec': cmd_rec}
     finally:
         executor.shutdown()
         node.destroy_node()
         rclpy.shutdown(context=context)
-        assert stop(sim) == 0, (tmp / 'sim.log').read_text()
+        result = stop(sim)
         stop(bridge)
-        sim_log.close()
-        bridge_log.close()
         state_rec.close()
         cmd_rec.close()
+        assert (result.returncode, result.signal) == (0, signal.SIGINT), result.output
 
 
 def test_controller_closes_the_loop_over_http(setup):
@@ -192,7 +184,7 @@ def test_controller_closes_the_loop_over_http(setup):
                 reached = js
                 break
     assert reached is not None, f'waistYaw at {yaw}, target {target}; ' \
-        f'{(setup["tmp"] / "sim.log").read_text()[-2000:]}'
+        f'{setup["sim"].output()[-2000:]}'
     for _ in range(20):
         executor.spin_once(timeout_sec=0.05)
 
@@ -284,18 +276,19 @@ def test_bad_commands_are_refused_whole(setup):
     assert post_command(port, codec.encode(nan))[0] == 422
     assert post_command(port, b'\xff\xff', 'application/protobuf')[0] == 400
     assert post_command(port, b'{}', 'text/plain')[0] == 415
-    log = (setup['tmp'] / 'sim.log').read_text()
-    assert 'rejected JointCommand (not applied)' in log
+    assert setup['sim'].wait_for_output('rejected JointCommand (not applied)', 5), \
+        setup['sim'].output()[-2000:]
 
 
 @pytest.mark.parametrize('sig', [signal.SIGINT, signal.SIGTERM])
-def test_exits_zero_on_signals(tmp_path, sig):
+def test_exits_zero_on_signals(tmp_path, domain, sig):
     cfg = tmp_path / 'sim.yaml'
     port = free_port()
     cfg.write_text(json.dumps({'listen_port': port, 'state_addresses': []}))
-    proc = subprocess.Popen([sim_exe(), '--config', str(cfg)], env=env(),
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    wait_port(port, proc, 'aimrt_mujoco_sim')
-    assert stop(proc, sig) == 0
-    out = proc.stdout.read()
-    assert 'stopped after' in out and 'Traceback' not in out
+    proc = start([sim_exe(), '--config', str(cfg)], env=env(domain))
+    try:
+        wait_port(port, proc, 'aimrt_mujoco_sim')
+    finally:
+        result = stop(proc, first=sig)
+    assert (result.returncode, result.signal) == (0, sig), result.output
+    assert 'stopped after' in result.output and 'Traceback' not in result.output
