@@ -18,9 +18,7 @@ from rcl_interfaces.srv import DescribeParameters, SetParameters
 import rclpy
 from rclpy.executors import SingleThreadedExecutor
 from rclpy.parameter import Parameter as RclpyParameter
-
-# Tests with a DDS participant use the ROS_DOMAIN_IDs of robstride_sim (40-49).
-DOMAIN_RANGE = (40, 49)
+from workspace_testing import allocate_domain, release_domain
 
 TABLE = (
     Parameter('rate_hz', 500.0, 'cycle rate [Hz]', value_range=(1.0, 2000.0)),
@@ -40,10 +38,12 @@ TABLE = (
 
 @pytest.fixture(scope='module')
 def context():
+    domain = allocate_domain()
     ctx = rclpy.Context()
-    rclpy.init(context=ctx, domain_id=random.randint(*DOMAIN_RANGE))
+    rclpy.init(context=ctx, domain_id=domain)
     yield ctx
     rclpy.try_shutdown(context=ctx)
+    release_domain(domain)
 
 
 def make_node(context, overrides=()):

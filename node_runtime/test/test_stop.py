@@ -8,8 +8,8 @@ before launch() ran, during the target's import and inside its main loop.
 """
 
 import os
+import re
 import signal
-import subprocess
 import sys
 import textwrap
 import time
@@ -17,6 +17,7 @@ import time
 import node_runtime
 from node_runtime import stop
 import pytest
+import workspace_testing
 
 PACKAGE_ROOT = os.path.dirname(os.path.dirname(node_runtime.__file__))
 
@@ -72,22 +73,21 @@ def run(tmp_path, options, mode, sig, expect_line=None):
     (tmp_path / 'launcher').write_text(LAUNCHER.format(options=options))
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(
         [str(tmp_path), PACKAGE_ROOT, os.environ.get('PYTHONPATH', '')]))
-    proc = subprocess.Popen([sys.executable, '-S', str(tmp_path / 'launcher'), mode],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env=env)
-    lines = []
-    if expect_line is not None:
-        while True:
-            line = proc.stdout.readline()
-            assert line, f'no {expect_line!r} before the end: {lines} {proc.stderr.read()}'
-            lines.append(line)
-            if line.startswith(expect_line):
-                break
-    if mode in ('loop', 'wait'):
-        time.sleep(0.2)
-    proc.send_signal(sig)
-    out, err = proc.communicate(timeout=60)
-    return proc.returncode, ''.join(lines) + out, err
+    proc = workspace_testing.start([sys.executable, '-S', str(tmp_path / 'launcher'), mode],
+                                   env=env, separate_stderr=True)
+    try:
+        if expect_line is not None:
+            line = re.compile('^' + re.escape(expect_line), re.MULTILINE)
+            assert proc.wait_for_output(line, 60), \
+                f'no {expect_line!r} before the end: {proc.output()} {proc.errors()}'
+        if mode in ('loop', 'wait'):
+            time.sleep(0.2)
+        proc.send_signal(sig)
+        proc.wait(60)
+    finally:
+        result = workspace_testing.stop(proc)
+    assert result.signal is None, f'did not exit on {sig!r}: {result}'
+    return result.returncode, result.output, proc.errors()
 
 
 SIGNALS = [signal.SIGINT, signal.SIGTERM]
@@ -132,9 +132,14 @@ def test_system_exit_status_is_kept(tmp_path):
         (tmp_path / 'target_mod.py').write_text(TARGET)
         (tmp_path / 'launcher').write_text(LAUNCHER.format(options=options))
         env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path), PACKAGE_ROOT]))
-        proc = subprocess.run([sys.executable, '-S', str(tmp_path / 'launcher'), 'raise'],
-                              capture_output=True, text=True, env=env, timeout=60)
-        assert proc.returncode == 3, proc.stderr
+        proc = workspace_testing.start(
+            [sys.executable, '-S', str(tmp_path / 'launcher'), 'raise'], env=env,
+            separate_stderr=True)
+        try:
+            proc.wait(60)
+        finally:
+            result = workspace_testing.stop(proc)
+        assert result.returncode == 3, proc.errors()
 
 
 def test_request_event_and_watch_in_process():
