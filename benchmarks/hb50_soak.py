@@ -13,19 +13,20 @@ rclpy node (EventsExecutor, one 2 Hz timer) sampled at the same moments, whose d
 "flat" can mean on this machine. It also counts the stack's safe-damping and STALE events
 (0 expected in steady operation) and checks every process is still alive at the end.
 
-Usage: hb50_soak.py [--duration 600] [--domain 39]
-Needs the workspace sourced (hb50_nodes installed).
+Usage: hb50_soak.py [--duration 600] [--domain D]
+Needs the workspace sourced (hb50_nodes installed). The domain defaults to one from
+workspace_testing's allocator (held for the run); each process's output is written to the
+logs directory when it has stopped.
 """
 
 import argparse
 import os
-import random
-import subprocess
+import signal
 import sys
 import tempfile
 import time
 
-from _processes import interrupt_and_reap
+from workspace_testing import allocate_domain, executable, localhost_env, start, stop
 
 NODES = ('bridge_node', 'control_node', 'heartbeat_monitor')
 CHECKPOINTS = (0.1, 0.5, 1.0)       # fractions of the run: 1/5/10 min of the default
@@ -50,7 +51,8 @@ def parse():
     p = argparse.ArgumentParser(description=__doc__.strip().split('\n')[0])
     p.add_argument('--duration', type=float, default=600.0, help='length of the soak (s)')
     p.add_argument('--warmup', type=float, default=8.0, help='stand-up time before the soak')
-    p.add_argument('--domain', type=int, default=None, help='ROS_DOMAIN_ID (default: 30-39)')
+    p.add_argument('--domain', type=int, default=None,
+                   help='ROS_DOMAIN_ID (default: a free one from workspace_testing)')
     return p.parse_args()
 
 
@@ -133,43 +135,47 @@ class Workload:
 
 def main():
     args = parse()
-    os.environ['ROS_DOMAIN_ID'] = str(args.domain if args.domain is not None
-                                      else random.randint(30, 39))
-    os.environ['ROS_AUTOMATIC_DISCOVERY_RANGE'] = 'LOCALHOST'
-    from ament_index_python.packages import get_package_prefix
-    lib = os.path.join(get_package_prefix('hb50_nodes'), 'lib', 'hb50_nodes')
+    domain = args.domain if args.domain is not None else allocate_domain()
+    os.environ.update(localhost_env(domain, {}))     # the nodes and this process's rclpy
     logs = tempfile.mkdtemp(prefix='hb50_soak_')
-    procs = {}
-    for name in NODES:
-        log = open(os.path.join(logs, f'{name}.log'), 'w')
-        procs[name] = subprocess.Popen([os.path.join(lib, name)], stdout=log,
-                                       stderr=subprocess.STDOUT)
-    log = open(os.path.join(logs, 'floor.log'), 'w')
-    procs['floor: idle rclpy node'] = subprocess.Popen([sys.executable, '-c', FLOOR_NODE],
-                                                       stdout=log, stderr=subprocess.STDOUT)
+    procs = {name: start([executable('hb50_nodes', name)]) for name in NODES}
+    procs['floor: idle rclpy node'] = start([sys.executable, '-c', FLOOR_NODE])
     workload = Workload()
     samples = {name: [] for name in procs}
     times = [args.warmup + f * args.duration for f in CHECKPOINTS]
     print(f'HB50 soak: {args.duration:.0f} s after {args.warmup:.0f} s of warm-up, samples at '
           + ', '.join(f'{t - args.warmup:.0f} s' for t in times) + f'; logs in {logs}',
           flush=True)
-    start = time.monotonic()
+    began = time.monotonic()
     try:
         for checkpoint in times:
-            while time.monotonic() - start < checkpoint:
-                workload.step(time.monotonic() - start)
+            while time.monotonic() - began < checkpoint:
+                workload.step(time.monotonic() - began)
             for name, proc in procs.items():
                 samples[name].append(sample(proc.pid) if proc.poll() is None else None)
             print(f'  sampled at {checkpoint - args.warmup:.0f} s', flush=True)
         alive = {name: proc.poll() is None for name, proc in procs.items()}
     finally:
         workload.close()
-        for proc in procs.values():
-            interrupt_and_reap(proc)
-    report(args, times, samples, alive, workload.events, procs)
+        stopped = {name: stop(proc) for name, proc in procs.items()}
+        for name, result in stopped.items():
+            log = 'floor' if name.startswith('floor') else name
+            with open(os.path.join(logs, f'{log}.log'), 'w') as f:
+                f.write(result.output)
+    report(args, times, samples, alive, workload.events, stopped)
 
 
-def report(args, times, samples, alive, events, procs):
+def clean_exit(result):
+    """Tell whether it exited 0 on the first SIGINT (not after SIGTERM/SIGKILL)."""
+    return (result.returncode, result.signal) == (0, signal.SIGINT)
+
+
+def exit_text(result):
+    sent = signal.Signals(result.signal).name if result.signal else 'none'
+    return f'{result.returncode} ({sent})'
+
+
+def report(args, times, samples, alive, events, stopped):
     heads = [f'{t - args.warmup:.0f} s' for t in times]
     print()
     print(f'{"process":24s} ' + ' '.join(f'{h + " RSS MB/fds/thr":>24s}' for h in heads)
@@ -183,7 +189,7 @@ def report(args, times, samples, alive, events, procs):
         g = growth[name]
         print(f'{name:24s} ' + ' '.join(f'{c:>24s}' for c in cells)
               + (f' {g[0]:+10.1f}  {g[1]:+4d}' if g else f' {"-":>11s} {"-":>4s}')
-              + f'  {"yes" if alive[name] else "NO":5s} {procs[name].returncode}')
+              + f'  {"yes" if alive[name] else "NO":5s} {exit_text(stopped[name])}')
     floor = growth.get('floor: idle rclpy node')
     print()
     print(f'target: flat from the first sample on: RSS growth <= {RSS_TARGET_MB:.0f} MB, '
@@ -194,7 +200,7 @@ def report(args, times, samples, alive, events, procs):
     for name in NODES:
         g = growth[name]
         verdict = ('flat' if g and g[0] <= RSS_TARGET_MB and g[1] <= 0 and alive[name]
-                   and procs[name].returncode == 0 else 'NOT FLAT / FAILED')
+                   and clean_exit(stopped[name]) else 'NOT FLAT / FAILED')
         shown = f'RSS {g[0]:+.1f} MB, fds {g[1]:+d}' if g else 'not sampled'
         print(f'  {name:18s} {shown:28s} -> {verdict}')
     print(f'events during the soak: {events["safe damping"]} safe damping, {events["STALE"]} '

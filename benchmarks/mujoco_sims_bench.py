@@ -17,8 +17,9 @@ Measured, in this order, each for --duration s of wall clock:
 Target: real-time factor >= 1.0 at 500 Hz (paced loops: >= 0.99, they cannot run ahead of the
 wall clock). CPU is % of one core from /proc (utime + stime).
 
-    python benchmarks/mujoco_sims_bench.py [--duration 10] [--domain 52]
-Needs the workspace sourced (pnd_adam_sim, aimrt_mujoco_sim, aimrt_bridge installed).
+    python benchmarks/mujoco_sims_bench.py [--duration 10] [--domain D]
+Needs the workspace sourced (pnd_adam_sim, aimrt_mujoco_sim, aimrt_bridge installed). The
+domain defaults to one from workspace_testing's allocator (held for the run).
 """
 
 import argparse
@@ -26,14 +27,14 @@ import http.server
 import json
 import os
 import re
+import signal
 import socket
-import subprocess
 import sys
 import tempfile
 import threading
 import time
 
-from _processes import interrupt_and_reap
+from workspace_testing import allocate_domain, executable, start, stop
 
 RATE = 500.0
 PERIOD = 1.0 / RATE
@@ -90,28 +91,20 @@ def run_process(cmd, seconds, env, ready='running:'):
 
     Returns (real-time factor, CPU %, log lines).
     """
-    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                            text=True)
-    lines = []
-    started = threading.Event()
-
-    def read():
-        for line in proc.stdout:
-            lines.append(line.rstrip('\n'))
-            if ready in line:
-                started.set()
-    reader = threading.Thread(target=read, daemon=True)
-    reader.start()
+    proc = start(cmd, env=env)
     try:
-        if not started.wait(60):
-            raise RuntimeError(f'{cmd[0]} did not start: {lines[-5:]}')
+        if not proc.wait_for_output(ready, 60, period=0.005):
+            raise RuntimeError(f'{cmd[0]} did not start: {proc.output().splitlines()[-5:]}')
         t_start, cpu0 = time.monotonic(), cpu_seconds(proc.pid)
         time.sleep(seconds)
         cpu = 100.0 * (cpu_seconds(proc.pid) - cpu0) / (time.monotonic() - t_start)
     finally:
         t_stop = time.monotonic()  # the loop stops ticking at the signal, before teardown
-        interrupt_and_reap(proc)
-        reader.join(timeout=5)
+        result = stop(proc)
+    lines = result.output.splitlines()
+    if (result.returncode, result.signal) != (0, signal.SIGINT):
+        raise RuntimeError(f'{cmd[0]}: exit {result.returncode} after {result.signal!r}: '
+                           f'{lines[-5:]}')
     ticks = next((int(m.group(1)) for m in map(STOPPED.search, lines) if m), None)
     if ticks is None:
         raise RuntimeError(f'{cmd[0]}: no stop line: {lines[-5:]}')
@@ -151,10 +144,14 @@ class Sink:
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[1])
     ap.add_argument('--duration', type=float, default=10.0, help='measured seconds per case')
-    ap.add_argument('--domain', type=int, default=52, help='DDS domain of adam_sim (50-54)')
+    ap.add_argument('--domain', type=int, default=None,
+                    help='DDS domain of adam_sim (default: a free one from workspace_testing)')
     args = ap.parse_args()
-    from ament_index_python.packages import get_package_prefix, get_package_share_directory
+    from ament_index_python.packages import get_package_share_directory
     from pnd_adam_sim.testing import localhost_env
+
+    if args.domain is None:
+        args.domain = allocate_domain()
 
     print(f'MuJoCo simulators at {RATE:g} Hz, {args.duration:g} s per case, '
           f'load average before: {os.getloadavg()[0]:.2f}')
@@ -165,7 +162,7 @@ def main():
     print(f'Adam U MuJoCo capacity (unpaced): physics only RTF {rtf_step:6.2f}, '
           f'physics + lowstate/handstate building RTF {rtf_msg:6.2f}   (target >= 1.0)')
 
-    adam = os.path.join(get_package_prefix('pnd_adam_sim'), 'lib', 'pnd_adam_sim', 'adam_sim')
+    adam = executable('pnd_adam_sim', 'adam_sim')
     shipped = os.path.join(get_package_share_directory('pnd_adam_sim'), 'config',
                            'adam_sim.yaml')
     env = localhost_env(args.domain)
@@ -187,9 +184,8 @@ def main():
                     s.bind(('127.0.0.1', 0))
                     port = s.getsockname()[1]
                 json.dump({'listen_port': port, 'state_addresses': [f'127.0.0.1:{sink.port}']}, f)
-            exe = os.path.join(get_package_prefix('aimrt_mujoco_sim'), 'lib',
-                               'aimrt_mujoco_sim', 'aimrt_mujoco_sim')
-            rtf, cpu, _ = run_process([exe, '--config', cfg], args.duration, dict(os.environ))
+            exe = executable('aimrt_mujoco_sim', 'aimrt_mujoco_sim')
+            rtf, cpu, _ = run_process([exe, '--config', cfg], args.duration, env)
             results.append((f'aimrt_mujoco_sim (floating, {sink.count} POSTs received)', rtf,
                             cpu))
         finally:

@@ -1,29 +1,34 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
-"""PND Adam simulator -> ROS 2 benchmark: rt/lowstate rate/jitter at the simulator, ROS-side
-receive rate and one-way latency, CPU of both processes.
+"""
+PND Adam simulator -> ROS 2 benchmark: rt/lowstate rate, latency and CPU.
+
+Measures rate/jitter at the simulator, ROS-side receive rate and one-way latency, and the
+CPU of both processes.
 
 Runs the installed simulator (plain Cyclone DDS, loopback config) with --trace-file, and an
 rclpy subscriber (rmw_fastrtps_cpp, shipped interop profile) in a second process that stamps
 every LowState on arrival. Latency = arrival wall clock - simulator's wall clock just after
 write(), matched by tick (same host, same clock).
 
-    python benchmarks/pnd_lowstate.py [--duration 10] [--rate 500] [--domain 53]
-Needs the workspace sourced (pnd_adam, pnd_adam_sim, pnd_adam_examples installed).
+    python benchmarks/pnd_lowstate.py [--duration 10] [--rate 500] [--domain D]
+Needs the workspace sourced (pnd_adam, pnd_adam_sim, pnd_adam_examples installed). The
+domain defaults to one from workspace_testing's allocator (held for the run).
 """
 
 import argparse
 import json
 import os
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
 
+from workspace_testing import allocate_domain, start, stop
+
 
 def receiver(seconds, out_path):
-    """rclpy side (own process): record (tick, arrival ns) of every LowState."""
+    """Record (tick, arrival ns) of every LowState: the rclpy side, in its own process."""
     import rclpy
     from rclpy.qos import qos_profile_sensor_data
 
@@ -56,10 +61,11 @@ def pct(values, q):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(description=__doc__.strip().splitlines()[0])
     ap.add_argument('--duration', type=float, default=10.0, help='measured seconds')
     ap.add_argument('--rate', type=float, default=500.0)
-    ap.add_argument('--domain', type=int, default=53)
+    ap.add_argument('--domain', type=int, default=None,
+                    help='DDS domain (default: a free one from workspace_testing)')
     ap.add_argument('--receiver', nargs=2, metavar=('SECONDS', 'OUT'), help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.receiver:
@@ -69,6 +75,8 @@ def main():
     from pnd_adam_examples.fastdds_profile import PROFILE_ENV, profile_path
     from pnd_adam_sim.testing import SimProcess, localhost_env
 
+    if args.domain is None:
+        args.domain = allocate_domain()
     env = localhost_env(args.domain)
     env[PROFILE_ENV] = profile_path()
     env['RMW_IMPLEMENTATION'] = 'rmw_fastrtps_cpp'
@@ -81,18 +89,19 @@ def main():
     try:
         if not sim.wait_for('running:', 20):
             sys.exit('simulator did not start: ' + '\n'.join(sim.lines))
-        rx = subprocess.Popen([sys.executable, os.path.abspath(__file__), '--receiver',
-                               str(warmup + args.duration + 1.0), recv_out], env=env)
+        rx = start([sys.executable, os.path.abspath(__file__), '--receiver',
+                    str(warmup + args.duration + 1.0), recv_out], env=env)
         time.sleep(warmup)  # discovery and first samples
         c_sim, c_rx, t0 = cpu_seconds(sim.proc.pid), cpu_seconds(rx.pid), time.monotonic()
         time.sleep(args.duration)
         c_sim2, c_rx2, t1 = cpu_seconds(sim.proc.pid), cpu_seconds(rx.pid), time.monotonic()
         rx.wait(timeout=60)
     finally:
-        if rx is not None and rx.poll() is None:
-            rx.kill()
-            rx.wait()
+        if rx is not None:
+            received = stop(rx)
         sim.stop()
+    if received.returncode != 0:
+        sys.exit(f'receiver failed ({received.returncode}): {received.output[-2000:]}')
     sent = {}
     with open(trace, encoding='utf-8') as f:
         next(f)

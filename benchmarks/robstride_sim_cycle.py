@@ -8,16 +8,15 @@
    this process, inter-arrival p50/p99/max, and the node process's CPU use.
 
 Usage: robstride_sim_cycle.py [seconds per node measurement, default 5]
-Needs the workspace sourced (robstride_sim installed); uses ROS_DOMAIN_ID 40-49, localhost.
+Needs the workspace sourced (robstride_sim, workspace_testing installed); a ROS_DOMAIN_ID
+from workspace_testing's allocator, discovery on this host.
 """
 import os
-import random
 import statistics
-import subprocess
 import sys
 import time
 
-from _processes import interrupt_and_reap  # noqa: E402 (benchmarks/ is on sys.path)
+from workspace_testing import executable, isolate, start, stop
 
 
 def core_cycle_cost(n_motors, cycles=5000):
@@ -47,16 +46,12 @@ def _cpu_seconds(pid):
 
 
 def node_rate(seconds):
-    os.environ.setdefault('ROS_DOMAIN_ID', str(random.randint(40, 49)))
-    os.environ['ROS_AUTOMATIC_DISCOVERY_RANGE'] = 'LOCALHOST'
+    isolate()                   # before rclpy reads the environment
     import rclpy
-    from ament_index_python.packages import get_package_prefix
     from robstride_interfaces.msg import RobstrideState
     from robstride_sim.qos import STATE_QOS
-    exe = os.path.join(get_package_prefix('robstride_sim'), 'lib', 'robstride_sim',
-                       'robstride_sim_node')
-    proc = subprocess.Popen([exe, '--ros-args', '-r', '__ns:=/rs_bench'],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = start([executable('robstride_sim', 'robstride_sim_node'), '--ros-args', '-r',
+                  '__ns:=/rs_bench'])
     rclpy.init()
     node = rclpy.create_node('rs_bench_sub')
     arrivals = []
@@ -68,7 +63,7 @@ def node_rate(seconds):
         while not arrivals and time.monotonic() < deadline:
             rclpy.spin_once(node, timeout_sec=0.1)
         if not arrivals:
-            raise SystemExit('node did not publish within 30 s')
+            raise SystemExit('node did not publish within 30 s: ' + proc.output()[-2000:])
         end = time.monotonic() + 1.0          # warm-up
         while time.monotonic() < end:
             rclpy.spin_once(node, timeout_sec=0.01)
@@ -84,7 +79,7 @@ def node_rate(seconds):
     finally:
         node.destroy_node()
         rclpy.try_shutdown()
-        interrupt_and_reap(proc)
+        stop(proc)
 
 
 def main():
