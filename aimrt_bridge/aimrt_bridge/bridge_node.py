@@ -35,6 +35,7 @@ from aimrt_protocols_py.errors import (AimrtProtocolError, ConversionError, Json
                                        UnsupportedContentTypeError)
 from aimrt_protocols_py.messages import ImuState, JointCommand, JointState, TouchState
 from aimrt_protocols_py.messages import message_class
+from aimrt_protocols_py.ros_cdr import joint_state_to_ros_cdr
 from node_runtime import stop
 from node_runtime.bounded_text import bounded, RateLimiter
 import rclpy
@@ -42,6 +43,9 @@ from rclpy.executors import SingleThreadedExecutor
 from rclpy.node import Node
 from rclpy.qos import QoSProfile
 from rclpy.signals import SignalHandlerOptions
+
+# AimRT message kinds published as serialized bytes (same bytes, same errors as to_ros).
+CDR_FORMS = {JointState: joint_state_to_ros_cdr}
 
 # AimRT message kinds the bridge can receive, by the name used in `state_types`.
 STATE_KINDS = {'JointState': JointState, 'ImuState': ImuState, 'TouchState': TouchState}
@@ -96,7 +100,9 @@ class StateRoute:
         self.aimrt_topic = aimrt_topic
         self.aimrt_cls = aimrt_cls
         self.publisher = publisher
-        self.to_ros = to_ros
+        # Where a CDR encoder exists, the serialized message is published (bytes, the
+        # same as rclpy would send; aimrt_protocols_py.ros_cdr) with the same checks.
+        self.to_ros = CDR_FORMS.get(aimrt_cls, to_ros)
 
 
 class AimrtBridge(Node):

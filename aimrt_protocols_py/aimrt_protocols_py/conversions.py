@@ -75,7 +75,8 @@ _INT32_MAX = 2**31 - 1
 _COV_NOT_PROVIDED = (-1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
 
 
-def _settle_losses(msg, accept_losses, on_loss):
+def settle_losses(msg, accept_losses, on_loss):
+    """Raise LossyConversionError for unknown fields unless accepted (then on_loss)."""
     if not has_unknown_fields(msg):
         return
     losses = frozenset({LOSS_UNKNOWN_FIELDS})
@@ -87,12 +88,18 @@ def _settle_losses(msg, accept_losses, on_loss):
 
 
 # ---------------------------------------------------------------- Header
-def header_to_ros(header):
+def stamp_parts(header):
+    """(sec, nanosec) of Header.time_stamp; ConversionError past int32 seconds."""
     sec, nanosec = divmod(header.time_stamp, NS_PER_S)
     if sec > _INT32_MAX:
         raise ConversionError(
             f'Header.time_stamp {header.time_stamp} ns is beyond builtin_interfaces/Time '
             '(int32 seconds)')
+    return sec, nanosec
+
+
+def header_to_ros(header):
+    sec, nanosec = stamp_parts(header)
     return RosHeader(stamp=Time(sec=sec, nanosec=nanosec), frame_id=header.frame_id)
 
 
@@ -107,7 +114,7 @@ def header_from_ros(ros_header):
 
 # ---------------------------------------------------------------- JointState
 def joint_state_to_ros(msg, *, accept_losses=(), on_loss=None):
-    _settle_losses(msg, accept_losses, on_loss)
+    settle_losses(msg, accept_losses, on_loss)
     joints = msg.joints
     out = RosJointState(header=header_to_ros(msg.header))
     out.name = [j.name for j in joints]
@@ -155,7 +162,7 @@ def _cov_from_ros(values):
 
 
 def imu_state_to_ros(msg, *, accept_losses=(), on_loss=None):
-    _settle_losses(msg, accept_losses, on_loss)
+    settle_losses(msg, accept_losses, on_loss)
     out = RosImu(header=header_to_ros(msg.header))
     q, w, a = msg.orientation, msg.angular_velocity, msg.linear_acceleration
     out.orientation.x, out.orientation.y, out.orientation.z, out.orientation.w = q.x, q.y, q.z, q.w
@@ -184,7 +191,7 @@ def imu_state_from_ros(ros_msg):
 
 # ---------------------------------------------------------------- JointCommand
 def joint_command_to_ros(msg, *, accept_losses=(), on_loss=None):
-    _settle_losses(msg, accept_losses, on_loss)
+    settle_losses(msg, accept_losses, on_loss)
     joints = msg.joints
     out = RosJointCommand(header=header_to_ros(msg.header))
     out.name = [j.name for j in joints]
@@ -218,7 +225,7 @@ def touch_state_to_ros(msg, *, accept_losses=(), on_loss=None):
     if len(msg.names) != len(msg.states):
         raise ConversionError(f'TouchState has {len(msg.names)} names but '
                               f'{len(msg.states)} states')
-    _settle_losses(msg, accept_losses, on_loss)
+    settle_losses(msg, accept_losses, on_loss)
     out = RosTouchState(header=header_to_ros(msg.header))
     out.names = list(msg.names)
     out.states = [RosTouchSensorState(pressure=array('i', s.pressure)) for s in msg.states]
