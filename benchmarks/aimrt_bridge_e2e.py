@@ -14,14 +14,13 @@ its POST; the subscriber subtracts it from CLOCK_MONOTONIC in its callback.
 The throughput subscriber is a raw subscription (counts serialized messages); the latency
 subscriber deserializes each message. Both are spun by an EventsExecutor.
 
-Needs the workspace installed and sourced.  Uses a ROS_DOMAIN_ID in 60-69 and
+Needs the workspace installed and sourced.  Uses a free ROS_DOMAIN_ID (workspace_testing) and
 localhost-only discovery; the bridge process is always stopped.
 Usage: python3 benchmarks/aimrt_bridge_e2e.py [messages, default 3000] [latency seconds, 3]
 """
 import http.client
 import json
 import os
-import random
 import socket
 import statistics
 import subprocess
@@ -100,8 +99,9 @@ def main():
         return
     count = int(sys.argv[1]) if len(sys.argv) > 1 else 3000
     latency_s = float(sys.argv[2]) if len(sys.argv) > 2 else 3.0
+    from workspace_testing import allocate_domain, stop as stop_node
     os.environ['ROS_DOMAIN_ID'] = os.environ.get('AIMRT_BENCH_DOMAIN_ID',
-                                                 str(random.randint(60, 69)))
+                                                 str(allocate_domain()))
     os.environ['ROS_AUTOMATIC_DISCOVERY_RANGE'] = 'LOCALHOST'
 
     import rclpy
@@ -111,7 +111,6 @@ def main():
     from sensor_msgs.msg import JointState as RosJointState
 
     from aimrt_bridge.http_channel import ChannelServer
-    from _processes import interrupt_and_reap  # benchmarks/ is on sys.path
 
     print(f'{count} POSTs of a 20-joint JointState ({len(body(0))} B protobuf), '
           'one kept-alive connection, sender in its own process')
@@ -202,7 +201,7 @@ def main():
         executor.shutdown()
         node.destroy_node()
         rclpy.try_shutdown()
-        interrupt_and_reap(proc)
+        stop_node(proc)
         os.unlink(cfg.name)
 
 

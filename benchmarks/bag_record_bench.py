@@ -21,8 +21,8 @@ import sys
 import tempfile
 import time
 
-from _processes import interrupt_and_reap
 import numpy as np
+from workspace_testing import stop as stop_node
 
 FAST = {'/hb50/bridge_data': 'bridge_node', '/hb50/joint_command': 'control_node',
         '/hb50/robot_state': 'control_node'}
@@ -115,7 +115,7 @@ def main():
     finally:
         for p in stack.values():
             if p.poll() is None:
-                interrupt_and_reap(p)
+                stop_node(p)
     # Written rate and loss.
     msgs = list(read_messages(bag))
     t_first, t_last = min(m[3] for m in msgs), max(m[3] for m in msgs)

@@ -35,7 +35,6 @@ Needs the workspace sourced (hb50_nodes installed).
 
 import argparse
 import os
-import random
 import struct
 import subprocess
 import sys
@@ -44,6 +43,7 @@ import threading
 import time
 
 import numpy as np
+from workspace_testing import allocate_domain
 
 
 STAMP = struct.Struct('<iI')     # header.stamp right after the 4-byte CDR encapsulation
@@ -66,7 +66,8 @@ def parse():
     p.add_argument('--busy-wait', type=float, default=None, help='busy_wait parameter (s)')
     p.add_argument('--rt-priority', type=int, default=None,
                    help='rt_priority parameter (SCHED_FIFO of the 500 Hz loop threads)')
-    p.add_argument('--domain', type=int, default=None, help='ROS_DOMAIN_ID (default: 30-39)')
+    p.add_argument('--domain', type=int, default=None,
+                   help='ROS_DOMAIN_ID (default: a free one from workspace_testing)')
     return p.parse_args()
 
 
@@ -414,7 +415,7 @@ def main():
     if args.floor_child:
         return floor_child(args.duration)
     os.environ['ROS_DOMAIN_ID'] = str(args.domain if args.domain is not None
-                                      else random.randint(30, 39))
+                                      else allocate_domain())
     os.environ.setdefault('ROS_AUTOMATIC_DISCOVERY_RANGE', 'LOCALHOST')
     os.environ['HB50_EXECUTOR'] = args.executor
     modes = ['composed'] if args.composed else [m.strip() for m in args.modes.split(',')]

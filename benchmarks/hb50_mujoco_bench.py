@@ -22,13 +22,12 @@ Needs the workspace sourced (hb50_nodes installed).
 
 import argparse
 import os
-import random
 import subprocess
 import sys
 import threading
 import time
 
-from _processes import interrupt_and_reap
+from workspace_testing import allocate_domain, stop as stop_node
 
 RATE = 500.0
 PERIOD = 1.0 / RATE
@@ -148,7 +147,7 @@ def run_stack(engine, warmup, duration):
         stop.set()
         spinner.join(2.0)
         for proc in (control, bridge):
-            interrupt_and_reap(proc)
+            stop_node(proc)
         executor.shutdown(timeout_sec=1.0)
         node.destroy_node()
         context.try_shutdown()
@@ -161,10 +160,11 @@ def main():
     p.add_argument('--duration', type=float, default=8.0, help='s per paced measurement')
     p.add_argument('--warmup', type=float, default=5.0, help='s to stand up before measuring')
     p.add_argument('--steps', type=int, default=3000, help='ticks per capacity measurement')
-    p.add_argument('--domain', type=int, default=None, help='ROS_DOMAIN_ID (default 30-39)')
+    p.add_argument('--domain', type=int, default=None,
+                   help='ROS_DOMAIN_ID (default: a free one from workspace_testing)')
     args = p.parse_args()
     os.environ['ROS_DOMAIN_ID'] = str(args.domain if args.domain is not None
-                                      else random.randint(30, 39))
+                                      else allocate_domain())
     os.environ.setdefault('ROS_AUTOMATIC_DISCOVERY_RANGE', 'LOCALHOST')
 
     print(f'HB50 physics engines at {RATE:.0f} Hz ({os.cpu_count()} CPUs, '

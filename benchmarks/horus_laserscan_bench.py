@@ -17,12 +17,12 @@ message built) spun by an EventsExecutor, in floor and end to end alike: what is
 is what reaches a ROS 2 subscriber. Writers and publishers pace themselves in 1 ms batches.
 
 Usage: python3 benchmarks/horus_laserscan_bench.py [seconds_per_case, default 2]
-Needs a sourced workspace (horus_msg_py, horus_bridge installed). ROS_DOMAIN_ID 70-79.
+Needs a sourced workspace (horus_msg_py, horus_bridge installed); a free ROS_DOMAIN_ID from
+workspace_testing.
 """
 
 import json
 import os
-import random
 import struct
 import subprocess
 import sys
@@ -31,8 +31,7 @@ import time
 import uuid
 
 import numpy as np
-
-from _processes import interrupt_and_reap  # noqa: E402 (benchmarks/ is on sys.path)
+from workspace_testing import allocate_domain, stop as stop_node
 
 
 def naive_to_ros(raw, sm, Time):
@@ -165,7 +164,7 @@ def main():
         worker(sys.argv[2], sys.argv[3], float(sys.argv[4]), float(sys.argv[5]))
         return
     seconds = float(sys.argv[1]) if len(sys.argv) > 1 else 2.0
-    os.environ.setdefault('ROS_DOMAIN_ID', str(random.randint(70, 79)))
+    os.environ.setdefault('ROS_DOMAIN_ID', str(allocate_domain()))
     os.environ['ROS_AUTOMATIC_DISCOVERY_RANGE'] = 'LOCALHOST'
     ns = 'bench_%d_%s' % (os.getpid(), uuid.uuid4().hex[:6])
     os.environ['HORUS_NAMESPACE'] = ns
@@ -255,7 +254,7 @@ def main():
                 e2e = offered_runs('end to end', 'horus', 'bench.e2e', seconds, spin,
                                    received, cpu_pid=bridge.pid)
             finally:
-                interrupt_and_reap(bridge)
+                stop_node(bridge)
                 os.unlink(params.name)
         sent, got = e2e[TARGET]
         fsent, fgot = floor[TARGET]
