@@ -133,3 +133,26 @@ def test_package_names_are_unique():
         name = ET.parse(path).getroot().findtext('name')
         names.setdefault(name, []).append(str(path.relative_to(WORKSPACE)))
     assert not {n: p for n, p in names.items() if len(p) > 1}
+
+
+# Placeholders that must not stand for a maintainer (reserved example domains of RFC 2606,
+# local-only addresses); the project's own identity is its commit author's.
+PLACEHOLDER_MAIL = re.compile(r'@(example\.(com|org|net)|[^@]*\.local)$')
+
+
+@pytest.mark.parametrize('path', PACKAGE_XMLS,
+                         ids=[str(p.parent.relative_to(WORKSPACE)) for p in PACKAGE_XMLS])
+def test_maintainer_is_real_and_agrees_with_setup_py(path):
+    root = ET.parse(path).getroot()
+    maintainers = [((m.text or '').strip(), m.get('email', ''))
+                   for m in root.findall('maintainer')]
+    for name, mail in maintainers:
+        assert not PLACEHOLDER_MAIL.search(mail), f'{path}: placeholder maintainer {mail}'
+        assert name.lower() not in ('todo', 'maintainer', 'workspace maintainers'), path
+    setup_py = path.parent / 'setup.py'
+    if setup_py.exists():
+        text = setup_py.read_text()
+        name = re.search(r"maintainer='([^']*)'", text).group(1)
+        mail = re.search(r"maintainer_email='([^']*)'", text).group(1)
+        assert (name, mail) in maintainers, \
+            f'{setup_py}: maintainer {name} <{mail}> is not the one of package.xml'
