@@ -13,8 +13,8 @@ setup(
     ],
     install_requires=['setuptools'],
     zip_safe=True,
-    maintainer='Workspace maintainers',
-    maintainer_email='dev@workspace.local',
+    maintainer='Seed 466c9e91 maintainers',
+    maintainer_email='maintainers@users.noreply.a-seed-466c9e91.example',
     description='Stop requests on SIGINT/SIGTERM, launcher bodies, bounded log text and '
                 'declared parameters.',
     license='Apache-2.0',

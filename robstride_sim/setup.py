@@ -18,8 +18,8 @@ setup(
     ],
     install_requires=['setuptools'],
     zip_safe=True,
-    maintainer='Workspace maintainers',
-    maintainer_email='dev@workspace.local',
+    maintainer='Seed 466c9e91 maintainers',
+    maintainer_email='maintainers@users.noreply.a-seed-466c9e91.example',
     description='RobStride hardware interface node (simulated motors or a python-can bus) '
                 'with the upstream services, simulated motors as a bus peer, a Python client '
                 'and the robstride_cli tool',

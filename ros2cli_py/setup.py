@@ -16,8 +16,8 @@ setup(
     ],
     install_requires=['setuptools'],
     zip_safe=True,
-    maintainer='Workspace maintainers',
-    maintainer_email='dev@workspace.local',
+    maintainer='Seed 466c9e91 maintainers',
+    maintainer_email='maintainers@users.noreply.a-seed-466c9e91.example',
     description='ros2 command (run, pkg, interface, topic, node, service, param) for the '
                 'PyPI toolchain, with ros2cli syntax and output.',
     license='Apache-2.0',
