@@ -12,9 +12,11 @@ from rclpy.topic_or_service_is_hidden import topic_or_service_is_hidden
 from ros2cli_py.errors import CommandError
 
 # ros2cli without its daemon spins 0.5 s before answering; this waits at least 1 s and
-# then until the graph stopped changing, so a loaded machine does not truncate the answer.
+# then until the graph (names, types and endpoint counts) stopped changing for SETTLE_S, so a
+# loaded machine does not truncate the answer: the endpoints of one remote node can arrive
+# more than 0.5 s apart there.
 MIN_DISCOVERY_S = 1.0
-SETTLE_S = 0.5
+SETTLE_S = 1.0
 MAX_DISCOVERY_S = 5.0
 
 
@@ -67,9 +69,12 @@ class CliNode:
             self.executor.spin_once(timeout_sec=min(left, 0.05))
 
     def _snapshot(self):
+        # Endpoint counts too: a topic already known from one node's subscription gains its
+        # publisher when the publishing node's endpoints are discovered, which changes no name.
         n = self.node
         return (tuple(sorted(n.get_node_names_and_namespaces())),
-                tuple(sorted((t, tuple(ty)) for t, ty in n.get_topic_names_and_types())),
+                tuple(sorted((t, tuple(ty), n.count_publishers(t), n.count_subscribers(t))
+                             for t, ty in n.get_topic_names_and_types())),
                 tuple(sorted((s, tuple(ty)) for s, ty in n.get_service_names_and_types())))
 
     def discover(self):

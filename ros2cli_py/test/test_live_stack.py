@@ -76,15 +76,22 @@ def test_graph_verbs(ros2, stack):
     assert ' * /hb50/bridge_data [hb50_commons/msg/BridgeData] 1 publisher\n' in published
     assert ' * /hb50/bridge_data [hb50_commons/msg/BridgeData] 1 subscriber\n' in subscribed
     assert ros2('topic', 'type', '/hb50/joint_command').out == 'hb50_commons/msg/JointCommand\n'
+    both = ('Publisher count: 1\n', 'Subscription count: 1\n')
     info = until(lambda: ros2('topic', 'info', '/hb50/bridge_data').out,
-                 lambda o: 'Subscription count: 1' in o)
+                 lambda o: all(c in o for c in both))
     assert info == ('Type: hb50_commons/msg/BridgeData\nPublisher count: 1\n'
                     'Subscription count: 1\n')
-    info = ros2('topic', 'info', '-v', '/hb50/bridge_data').out
+    both = ('Publisher count: 1\n\n', 'Subscription count: 1\n\n')
+    info = until(lambda: ros2('topic', 'info', '-v', '/hb50/bridge_data').out,
+                 lambda o: all(c in o for c in both))
     assert info.startswith('Type: hb50_commons/msg/BridgeData\n\nPublisher count: 1\n\n'
                            'Node name: bridge_node\nNode namespace: /\n')
     assert '  Reliability: BEST_EFFORT\n' in info and 'Endpoint type: SUBSCRIPTION' in info
-    node = ros2('node', 'info', '/bridge_node').out
+    expected = ('    /hb50/joint_command: hb50_commons/msg/JointCommand\n',
+                '    /hb50/bridge_data: hb50_commons/msg/BridgeData\n',
+                '    /bridge_node/get_parameters: rcl_interfaces/srv/GetParameters\n')
+    node = until(lambda: ros2('node', 'info', '/bridge_node').out,
+                 lambda o: all(e in o for e in expected))
     assert node.startswith('/bridge_node\n  Subscribers:\n')
     assert '    /hb50/joint_command: hb50_commons/msg/JointCommand\n' in node
     assert '  Publishers:\n' in node and '    /hb50/bridge_data: hb50_commons/msg/BridgeData\n' \
@@ -95,7 +102,8 @@ def test_graph_verbs(ros2, stack):
                      lambda s: any('get_data_from_robstride' in x for x in s))
     assert f'{RS}/get_data_from_robstride [robstride_interfaces/srv/GetDataFromRobstride]' \
         in services
-    assert ros2('service', 'type', f'{RS}/set_torque').out == 'std_srvs/srv/SetBool\n'
+    assert until(lambda: ros2('service', 'type', f'{RS}/set_torque').out,
+                 lambda o: o) == 'std_srvs/srv/SetBool\n'
     for argv, err in ((('topic', 'info', '/nope'), "Unknown topic '/nope'"),
                       (('topic', 'type', '/nope'), "Unknown topic '/nope'"),
                       (('node', 'info', '/nope'), "Unable to find node '/nope'"),
