@@ -370,6 +370,30 @@ class ShmTopicReader(_Topic):
         return (_U64.unpack(self._pread(READY_WORD, self._ready_at(slot)))[0],
                 self._pread(size, self._data_at(slot)))
 
+    def _skip_unready(self, seq, ready):
+        """
+        Account for slot `seq` whose ready word is not seq + 1; True: skip it, False: wait.
+
+        A ready word past seq + 1: overwritten before we got here (lost, skip). Behind it: the
+        published count is ahead of the slot, so the slot is not ready yet or its ready word
+        is corrupt; the producer gets STALL_LIMIT_S, then the slot is skipped as corrupt.
+        """
+        if ready > seq + 1:
+            self.lost += 1
+            self.next_seq = seq + 1
+            return True
+        now = time.monotonic()
+        if self._stall_seq != seq:
+            self._stall_seq, self._stall_since = seq, now
+            return False
+        if now - self._stall_since < STALL_LIMIT_S:
+            return False
+        self._stall_seq = None
+        self.corrupt += 1
+        self.lost += 1
+        self.next_seq = seq + 1
+        return True
+
     def recv_bytes(self):
         """
         Bytes of the next message, or None.
@@ -396,23 +420,9 @@ class ShmTopicReader(_Topic):
             slot = seq & self.mask
             ready, data = self._read_slot(slot)
             if ready != seq + 1:
-                if ready > seq + 1:      # overwritten before we got here
-                    self.lost += 1
-                    self.next_seq = seq + 1
+                if self._skip_unready(seq, ready):
                     continue
-                # Published count ahead of the slot: not ready yet, or a corrupt ready
-                # word. Wait for the producer a bounded time, then skip the slot.
-                now = time.monotonic()
-                if self._stall_seq != seq:
-                    self._stall_seq, self._stall_since = seq, now
-                    return None
-                if now - self._stall_since < STALL_LIMIT_S:
-                    return None
-                self._stall_seq = None
-                self.corrupt += 1
-                self.lost += 1
-                self.next_seq = seq + 1
-                continue
+                return None
             # The writer of seq + capacity starts once head reaches it: re-check.
             if (self.head() >= seq + self.capacity or
                     _U64.unpack(self._pread(READY_WORD, self._ready_at(slot)))[0] != seq + 1):
@@ -482,23 +492,9 @@ class ShmTopicReader(_Topic):
             for i in range(count):
                 s = seq + i
                 if ready[i] != s + 1:
-                    if ready[i] > s + 1:      # overwritten before we got here
-                        self.lost += 1
-                        self.next_seq = s + 1
+                    if self._skip_unready(s, ready[i]):
                         continue
-                    # Published count ahead of the slot: not ready yet, or a corrupt
-                    # ready word. Wait for the producer a bounded time, then skip it.
-                    now = time.monotonic()
-                    if self._stall_seq != s:
-                        self._stall_seq, self._stall_since = s, now
-                        return out
-                    if now - self._stall_since < STALL_LIMIT_S:
-                        return out
-                    self._stall_seq = None
-                    self.corrupt += 1
-                    self.lost += 1
-                    self.next_seq = s + 1
-                    continue
+                    return out
                 # The writer of s + capacity starts once head reaches it.
                 if head_after >= s + self.capacity or ready_after[i] != s + 1:
                     self.lost += 1
