@@ -262,10 +262,8 @@ LEG = st.tuples(TEXT, st.booleans(), st.tuples(*[F64] * 3), st.tuples(*[F64] * 3
                 st.tuples(*[F64] * 3))
 
 
-@SETTINGS
-@given(sec=SEC, nanosec=NSEC, frame_id=TEXT, legs=lists(LEG, 5), vec=st.tuples(*[F64] * 19),
-       modes=st.tuples(*[st.integers(0, 255)] * 3))
-def test_robot_state_encodes_like_rclpy(sec, nanosec, frame_id, legs, vec, modes):
+def robot_state(sec, nanosec, frame_id, legs, vec, modes):
+    """Build the rclpy RobotState of generated values (legs: name, contact, pos, vel, force)."""
     msg = stamped(RobotState(), sec, nanosec, frame_id)
     msg.leg = [LegState(leg_name=n, contact=c, foot_pos_body=Vector3(x=p[0], y=p[1], z=p[2]),
                         foot_vel=Vector3(x=v[0], y=v[1], z=v[2]),
@@ -278,6 +276,14 @@ def test_robot_state_encodes_like_rclpy(sec, nanosec, frame_id, legs, vec, modes
     msg.world_vel = Twist(linear=Vector3(x=vec[13], y=vec[14], z=vec[15]),
                           angular=Vector3(x=vec[16], y=vec[17], z=vec[18]))
     msg.motion_mode, msg.motion_type, msg.motion_gait = (bytes([m]) for m in modes)
+    return msg
+
+
+@SETTINGS
+@given(sec=SEC, nanosec=NSEC, frame_id=TEXT, legs=lists(LEG, 5), vec=st.tuples(*[F64] * 19),
+       modes=st.tuples(*[st.integers(0, 255)] * 3))
+def test_robot_state_encodes_like_rclpy(sec, nanosec, frame_id, legs, vec, modes):
+    msg = robot_state(sec, nanosec, frame_id, legs, vec, modes)
     w = cdr.encode_robot_state(cdr.Writer(track_padding=True), sec, nanosec, frame_id, legs,
                                vec[0:3], vec[3:7], vec[7:10], vec[10:13], vec[13:16],
                                vec[16:19], *modes)
@@ -364,18 +370,7 @@ def test_joint_command_layout_and_decoder_match_rclpy(sec, nanosec, frame_id, so
 @given(sec=SEC, nanosec=NSEC, frame_id=TEXT, legs=st.lists(LEG, min_size=4, max_size=4),
        vec=st.tuples(*[F64] * 19), modes=st.tuples(*[st.integers(0, 255)] * 3))
 def test_robot_state_layout_matches_rclpy(sec, nanosec, frame_id, legs, vec, modes):
-    msg = stamped(RobotState(), sec, nanosec, frame_id)
-    msg.leg = [LegState(leg_name=n, contact=c, foot_pos_body=Vector3(x=p[0], y=p[1], z=p[2]),
-                        foot_vel=Vector3(x=v[0], y=v[1], z=v[2]),
-                        foot_force_est=Vector3(x=f[0], y=f[1], z=f[2]))
-               for n, c, p, v, f in legs]
-    msg.pose = Pose(position=Point(x=vec[0], y=vec[1], z=vec[2]),
-                    orientation=Quaternion(x=vec[3], y=vec[4], z=vec[5], w=vec[6]))
-    msg.body_vel = Twist(linear=Vector3(x=vec[7], y=vec[8], z=vec[9]),
-                         angular=Vector3(x=vec[10], y=vec[11], z=vec[12]))
-    msg.world_vel = Twist(linear=Vector3(x=vec[13], y=vec[14], z=vec[15]),
-                          angular=Vector3(x=vec[16], y=vec[17], z=vec[18]))
-    msg.motion_mode, msg.motion_type, msg.motion_gait = (bytes([m]) for m in modes)
+    msg = robot_state(sec, nanosec, frame_id, legs, vec, modes)
     values = [sec, nanosec]
     for _, contact, p, v, f in legs:
         values += [contact, *p, *v, *f]
