@@ -370,6 +370,26 @@ class ShmTopicReader(_Topic):
         return (_U64.unpack(self._pread(READY_WORD, self._ready_at(slot)))[0],
                 self._pread(size, self._data_at(slot)))
 
+    def _catch_up(self, head):
+        """
+        Return the next sequence to read against the writer's ``head``.
+
+        A head behind it (the writer restarted) resynchronises to the head and raises
+        ShmRewoundError; slots the ring overwrote before they were read are counted in
+        ``lost`` and skipped.
+        """
+        seq = self.next_seq
+        if head < seq:
+            self.next_seq = head
+            self.rewinds += 1
+            self._stall_seq = None
+            raise ShmRewoundError('%s: head index moved back from %d to %d; '
+                                  'resynchronised' % (self.path, seq, head))
+        if head - seq > self.capacity:
+            self.lost += head - self.capacity - seq
+            self.next_seq = seq = head - self.capacity
+        return seq
+
     def _skip_unready(self, seq, ready):
         """
         Account for slot `seq` whose ready word is not seq + 1; True: skip it, False: wait.
@@ -405,18 +425,9 @@ class ShmTopicReader(_Topic):
         """
         while True:
             head = self.head()
-            seq = self.next_seq
-            if head < seq:
-                self.next_seq = head
-                self.rewinds += 1
-                self._stall_seq = None
-                raise ShmRewoundError('%s: head index moved back from %d to %d; '
-                                      'resynchronised' % (self.path, seq, head))
+            seq = self._catch_up(head)
             if seq == head:
                 return None
-            if head - seq > self.capacity:
-                self.lost += head - self.capacity - seq
-                self.next_seq = seq = head - self.capacity
             slot = seq & self.mask
             ready, data = self._read_slot(slot)
             if ready != seq + 1:
@@ -460,20 +471,11 @@ class ShmTopicReader(_Topic):
                 if out:
                     return out
                 raise
-            seq = self.next_seq
-            if head < seq:
-                if out:
-                    return out
-                self.next_seq = head
-                self.rewinds += 1
-                self._stall_seq = None
-                raise ShmRewoundError('%s: head index moved back from %d to %d; '
-                                      'resynchronised' % (self.path, seq, head))
+            if head < self.next_seq and out:
+                return out      # the rewind is raised by the next call
+            seq = self._catch_up(head)
             if seq == head:
                 return out
-            if head - seq > self.capacity:
-                self.lost += head - self.capacity - seq
-                self.next_seq = seq = head - self.capacity
             slot = seq & self.mask
             count = min(head - seq, limit - len(out), self.capacity - slot)
             try:
