@@ -8,12 +8,13 @@ topic. Every wait has a timeout.
 
 import os
 import random
-import shutil
 import signal
 import subprocess
 import tempfile
 import threading
 import time
+
+from workspace_testing import clean_shared_memory, wait_for  # noqa: F401 (used by tests)
 
 DOMAIN_RANGE = (30, 39)     # this package's assigned ROS_DOMAIN_ID range
 
@@ -54,29 +55,6 @@ def stop(proc, timeout=5.0):
     out = proc.log.read()
     proc.log.close()
     return out
-
-
-def clean_shared_memory():
-    """
-    Remove Fast DDS shared-memory segments left by processes killed hard (SIGKILL).
-
-    `fastdds shm clean` deletes only segments no live process holds, so other users of the
-    machine are not affected.
-    """
-    tool = shutil.which('fastdds')
-    if tool:
-        subprocess.run([tool, 'shm', 'clean'], stdout=subprocess.DEVNULL,
-                       stderr=subprocess.DEVNULL, timeout=30, check=False)
-
-
-def wait_for(predicate, timeout, period=0.05):
-    """Poll `predicate` until it returns a truthy value or `timeout` s pass."""
-    deadline = time.monotonic() + timeout
-    while True:
-        value = predicate()
-        if value or time.monotonic() > deadline:
-            return value
-        time.sleep(period)
 
 
 class Probe:
