@@ -21,6 +21,8 @@ header and body sizes; malformed requests get 4xx from waitress (400) or from us
 from http import HTTPStatus
 import http.client
 import logging
+import socket
+import struct
 import threading
 import time
 from urllib.parse import quote_plus, unquote_plus
@@ -75,13 +77,14 @@ class ChannelPublisher:
         path = channel_path(topic, msg_type)
         headers = {'Content-Type': content_type, 'User-Agent': 'aimrt_bridge'}
         with self._lock:
-            # one retry on a fresh connection: a kept-alive socket may have been
-            # closed by the peer since the last message.
+            # A kept-alive socket may have been closed by the peer since the last message:
+            # one retry on a fresh connection then. A fresh connection that failed is not
+            # retried (the peer is down; each connect to it costs a timeout or a port).
             for attempt in (0, 1):
-                if self._conn is None:
-                    self._conn = http.client.HTTPConnection(self.host, self.port,
-                                                            timeout=self._timeout)
+                kept_alive = self._conn is not None
                 try:
+                    if not kept_alive:
+                        self._conn = self._connect()
                     self._conn.request('POST', path, body=body, headers=headers)
                     rsp = self._conn.getresponse()
                     rsp.read()
@@ -90,9 +93,30 @@ class ChannelPublisher:
                     return rsp.status
                 except (OSError, http.client.HTTPException):
                     self.close_locked()
-                    if attempt:
+                    if attempt or not kept_alive:
                         raise
         raise AssertionError('unreachable')
+
+    def _connect(self):
+        """
+        Open the connection; ConnectionRefusedError when it reached itself.
+
+        The AimRT ports (50080, 50081) lie in Linux's ephemeral range. While nobody listens
+        on the target port, a retried connect to a local address can be handed that very
+        port as its source and connect to itself (TCP simultaneous open). It would then
+        hold the port, so the subscriber starting later could not bind it
+        ('Address already in use').
+        """
+        conn = http.client.HTTPConnection(self.host, self.port, timeout=self._timeout)
+        conn.connect()
+        if conn.sock.getsockname() == conn.sock.getpeername():
+            # Reset rather than close: a closed connection would keep the port in
+            # TIME_WAIT for a minute, and the subscriber still could not bind it.
+            conn.sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack('ii', 1, 0))
+            conn.close()
+            raise ConnectionRefusedError(f'nothing listens on {self.address} (the '
+                                         'connection reached itself)')
+        return conn
 
     def close_locked(self):
         """Close the connection; the caller holds the lock."""

@@ -11,16 +11,14 @@ CLOCK_MONOTONIC is the same in every network namespace, so the test compares the
 with its own. Stops on SIGINT/SIGTERM or when stdin closes.
 """
 
-import signal
 import sys
 import threading
 import time
 
 
 def main():
-    stop = threading.Event()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(sig, lambda *_: stop.set())
+    from node_runtime import stop as stop_request
+    stop = stop_request.watch()  # a handler never sets an Event itself (its lock)
     threading.Thread(target=lambda: (sys.stdin.read(), stop.set()), daemon=True).start()
 
     import rclpy

@@ -20,12 +20,24 @@ STOP_SIGNALS = (_signal.SIGINT, _signal.SIGTERM)
 
 _requested = []     # the first entry: the signal number that asked (None: request())
 _event = None       # threading.Event, made by event() on first use
+_wake = None        # (os.write, fd): the pipe to event()'s relay thread, once it exists
 
 
 def _on_signal(signum, frame):
-    # Only a flag: the handler runs between two bytecodes of whatever the main thread is
-    # doing, so it must not tear anything down itself.
-    request(signum)
+    # Only a flag and a byte: the handler runs between two bytecodes of whatever the main
+    # thread is doing, so it must not tear anything down itself, nor take a lock. The main
+    # thread may be inside the Event's own wait() holding its lock, and Event.set() here
+    # would wait for that lock forever (the process then ignores every further signal).
+    # The relay thread sets the Event instead.
+    if not _requested:
+        _requested.append(signum)
+    wake = _wake
+    if wake is not None:
+        write, fd = wake
+        try:
+            write(fd, b'\0')
+        except OSError:     # the pipe is full: bytes are waiting for the relay already
+            pass
 
 
 def install(early=()):
@@ -45,7 +57,7 @@ def install(early=()):
 
 
 def request(signum=None):
-    """Ask the running executable to stop, as a signal would."""
+    """Ask the running executable to stop, as a signal would (not from a signal handler)."""
     if not _requested:
         _requested.append(signum)
     ev = _event
@@ -69,13 +81,24 @@ def event():
 
     For loops that wait (``stop.wait(timeout)``) and code that takes a stop Event.
     """
-    global _event
+    global _event, _wake
     if _event is None:
+        import os
         import threading
         _event = threading.Event()
-    if _requested:          # a request that came before the Event existed
+        read_fd, write_fd = os.pipe()
+        os.set_blocking(write_fd, False)    # a handler never blocks on a full pipe
+        threading.Thread(target=_relay, args=(os.read, read_fd, _event),
+                         name='stop_request', daemon=True).start()
+        _wake = (os.write, write_fd)
+    if _requested:          # a request that came before the relay could hear it
         _event.set()
     return _event
+
+
+def _relay(read, fd, event):
+    read(fd, 1)             # returns once a signal handler wrote its byte
+    event.set()
 
 
 def watch(stop=None):

@@ -10,6 +10,7 @@ before launch() ran, during the target's import and inside its main loop.
 import os
 import re
 import signal
+import subprocess
 import sys
 import textwrap
 import time
@@ -155,3 +156,37 @@ def test_request_event_and_watch_in_process():
     assert stop.requested() and event.is_set()
     assert stop.signum() == signal.SIGTERM
     assert stop.event() is event
+
+
+# The main thread inside the Event's wait() holds the Event's lock for a few bytecodes, and
+# a signal handled right then runs on that same thread. Here the lock is held on purpose
+# while the signal arrives: a handler that set the Event itself would wait for the lock
+# forever (and the process would ignore every later signal).
+SIGNAL_WHILE_WAITING = textwrap.dedent("""\
+    import os
+    import signal
+    from node_runtime import stop
+
+    stop.install()
+    event = stop.event()
+    with event._cond:   # what Event.wait() holds between its bytecodes
+        os.kill(os.getpid(), signal.{name})
+        print('handler returned', flush=True)
+    print('set' if event.wait(10) else 'not set', stop.signum() == signal.{name}, flush=True)
+    """)
+
+
+@pytest.mark.parametrize('sig', SIGNALS)
+def test_signal_while_the_event_lock_is_held_still_sets_the_event(tmp_path, sig):
+    script = tmp_path / 'waiting.py'
+    script.write_text(SIGNAL_WHILE_WAITING.format(name=sig.name))
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+        [PACKAGE_ROOT, os.environ.get('PYTHONPATH', '')]))
+    proc = workspace_testing.start([sys.executable, str(script)], env=env)
+    try:
+        proc.wait(30)
+    except subprocess.TimeoutExpired:
+        pass    # hung: stop() below ends it with SIGKILL, and the assertion says so
+    result = workspace_testing.stop(proc, timeout=2.0)
+    assert (result.returncode, result.signal) == (0, None), result.output
+    assert result.output.split('\n')[:2] == ['handler returned', 'set True'], result.output
