@@ -10,7 +10,6 @@ and the simulator must keep running and exit cleanly.
 """
 
 import math
-import os
 import signal
 import time
 
@@ -32,8 +31,9 @@ LOSS_CONFIG = ('<CycloneDDS><Domain Id="any"><Internal><Test>'
                '</Test></Internal></Domain></CycloneDDS>')
 
 
-def test_lowstate_degrades_in_proportion_and_commands_get_through(domain_id):
-    os.environ['CYCLONEDDS_URI'] = cyclone_localhost_uri()
+def test_lowstate_degrades_in_proportion_and_commands_get_through(domain_id, monkeypatch):
+    # This process's own participant: loopback, no loss (restored after the test).
+    monkeypatch.setenv('CYCLONEDDS_URI', cyclone_localhost_uri())
     env = localhost_env(domain_id)
     # Cyclone merges a list of configurations: loopback settings, then the loss.
     env['CYCLONEDDS_URI'] = cyclone_localhost_uri() + ',' + LOSS_CONFIG
