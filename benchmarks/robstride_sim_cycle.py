@@ -1,25 +1,42 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
-"""Benchmark of robstride_sim: prints its figures.
+"""Benchmark of robstride_sim: prints its figures beside the issue-12 targets and a floor.
 
 1. Cost of one read/write cycle of the plain-Python core (bus step + read + write) for
    2 and 12 simulated motors, no ROS.
-2. The node at its default 500 Hz: ~/robstride_state rate received by a subscriber in
-   this process, inter-arrival p50/p99/max, and the node process's CPU use.
+2. The node at its default 500 Hz with 2 and with 12 simulated motors: ~/robstride_state
+   rate received by a subscriber in this process, inter-arrival p50/p99/max, and the node
+   process's CPU use.
+3. The floor, measured in the same run right after each node: a bare rclpy node in its own
+   process publishing the same two message types (RobstrideState and JointState, as many
+   joints) from a 500 Hz timer on the same executor as the node, received the same way.
+   Target (issue 12): node CPU <= 10 % of one core, i.e. <= 3x the floor.
 
-Usage: robstride_sim_cycle.py [seconds per node measurement, default 5]
+Usage: robstride_sim_cycle.py [seconds per node measurement, default 5] [--executor single]
+(--executor names the node's executor when measuring an older build: the floor uses it.)
 Needs the workspace sourced (robstride_sim, workspace_testing installed); a ROS_DOMAIN_ID
 from workspace_testing's allocator, discovery on this host.
 """
+import argparse
 import os
+import signal
 import statistics
 import sys
+import tempfile
+import threading
 import time
 
 from workspace_testing import executable, isolate, start, stop
 
+RATE_HZ = 500.0
+# The executor robstride_sim_node spins (node.py); the floor spins the same one.
+NODE_EXECUTOR = 'events'
+TARGET_CPU = 10.0           # % of one core
+TARGET_RATIO = 3.0          # x the floor
+
 
 def core_cycle_cost(n_motors, cycles=5000):
+    """Return the mean cost in us of one step+read+write cycle with n_motors."""
     from robstride_sim.bus import SimBus
     from robstride_sim.hardware import JointConfig, RobstrideHardware
     from robstride_sim.models import MODELS
@@ -45,25 +62,89 @@ def _cpu_seconds(pid):
     return (int(fields[11]) + int(fields[12])) / os.sysconf('SC_CLK_TCK')
 
 
-def node_rate(seconds):
-    isolate()                   # before rclpy reads the environment
+def _load():
+    return '/'.join(f'{x:.2f}' for x in os.getloadavg())
+
+
+def make_executor(kind):
+    """Return an rclpy executor: events or single."""
+    if kind == 'events':
+        from rclpy.experimental import EventsExecutor
+        return EventsExecutor()
+    from rclpy.executors import SingleThreadedExecutor
+    return SingleThreadedExecutor()
+
+
+def floor_node(n_joints, executor_kind):
+    """Publish RobstrideState + JointState at 500 Hz from a bare rclpy node: the floor."""
     import rclpy
+    from rclpy.signals import SignalHandlerOptions
     from robstride_interfaces.msg import RobstrideState
     from robstride_sim.qos import STATE_QOS
-    proc = start([executable('robstride_sim', 'robstride_sim_node'), '--ros-args', '-r',
-                  '__ns:=/rs_bench'])
-    rclpy.init()
-    node = rclpy.create_node('rs_bench_sub')
+    from sensor_msgs.msg import JointState
+    done = threading.Event()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, lambda *_: done.set())
+    rclpy.init(signal_handler_options=SignalHandlerOptions.NO)
+    node = rclpy.create_node('robstride_hardware_interface', namespace='/rs_floor')
+    state_pub = node.create_publisher(RobstrideState, '~/robstride_state', STATE_QOS)
+    js_pub = node.create_publisher(JointState, 'joint_states', STATE_QOS)
+    state = RobstrideState(id=list(range(1, n_joints + 1)), enabled=[True] * n_joints,
+                           run_state=[2] * n_joints, fault_bits=[0] * n_joints)
+    js = JointState(name=[f'joint_{i + 1}' for i in range(n_joints)],
+                    position=[0.0] * n_joints, velocity=[0.0] * n_joints,
+                    effort=[0.0] * n_joints)
+
+    def tick():
+        stamp = node.get_clock().now().to_msg()
+        state.header.stamp = stamp
+        js.header.stamp = stamp
+        state_pub.publish(state)
+        js_pub.publish(js)
+
+    node.create_timer(1.0 / RATE_HZ, tick)
+    executor = make_executor(executor_kind)
+    executor.add_node(node)
+    try:
+        while not done.is_set():
+            executor.spin_once(timeout_sec=0.1)
+    finally:
+        executor.shutdown(timeout_sec=1.0)
+        node.destroy_node()
+        rclpy.try_shutdown()
+
+
+def params_file(n_motors, directory):
+    """Write a parameters file for robstride_sim_node with n_motors RS03 joints."""
+    path = os.path.join(directory, f'rs_{n_motors}.yaml')
+    names = ', '.join(f'joint_{i + 1}' for i in range(n_motors))
+    with open(path, 'w', encoding='utf-8') as f:
+        f.write('/**/robstride_hardware_interface:\n  ros__parameters:\n'
+                f'    joint_names: [{names}]\n'
+                f'    can_ids: {list(range(1, n_motors + 1))}\n'
+                f'    models: [{", ".join(["RS03"] * n_motors)}]\n'
+                f'    directions: {[1] * n_motors}\n'
+                f'    kp: {[50.0] * n_motors}\n'
+                f'    kd: {[2.0] * n_motors}\n')
+    return path
+
+
+def measure(node, cmd, namespace, seconds):
+    """Start cmd, receive its robstride_state; return (rate, gap p50, p99, max ms, CPU %)."""
+    from robstride_interfaces.msg import RobstrideState
+    import rclpy
+    from robstride_sim.qos import STATE_QOS
+    proc = start(cmd)
     arrivals = []
-    node.create_subscription(RobstrideState, '/rs_bench/robstride_hardware_interface/'
-                             'robstride_state', lambda m: arrivals.append(time.monotonic()),
-                             STATE_QOS)
+    sub = node.create_subscription(
+        RobstrideState, f'{namespace}/robstride_hardware_interface/robstride_state',
+        lambda m: arrivals.append(time.monotonic()), STATE_QOS)
     try:
         deadline = time.monotonic() + 30
         while not arrivals and time.monotonic() < deadline:
             rclpy.spin_once(node, timeout_sec=0.1)
         if not arrivals:
-            raise SystemExit('node did not publish within 30 s: ' + proc.output()[-2000:])
+            raise SystemExit('no robstride_state within 30 s: ' + proc.output()[-2000:])
         end = time.monotonic() + 1.0          # warm-up
         while time.monotonic() < end:
             rclpy.spin_once(node, timeout_sec=0.01)
@@ -77,18 +158,62 @@ def node_rate(seconds):
         return (len(arrivals) / seconds, statistics.median(gaps),
                 gaps[int(0.99 * (len(gaps) - 1))], gaps[-1], cpu)
     finally:
-        node.destroy_node()
-        rclpy.try_shutdown()
-        stop(proc)
+        node.destroy_subscription(sub)
+        stopped = stop(proc)
+        if stopped.returncode != 0:
+            print(f'  ({cmd[0]} exited {stopped.returncode})')
+
+
+def verdict(cpu, floor):
+    """Return (ratio to the floor, 'met' or 'NOT met')."""
+    ratio = cpu / floor if floor > 0 else float('inf')
+    met = cpu <= TARGET_CPU and ratio <= TARGET_RATIO
+    return ratio, ('met' if met else 'NOT met')
 
 
 def main():
-    seconds = float(sys.argv[1]) if len(sys.argv) > 1 else 5.0
+    """Run the benchmark (or, with the hidden --floor, the floor node)."""
+    ap = argparse.ArgumentParser(description=__doc__.strip().splitlines()[0])
+    ap.add_argument('seconds', nargs='?', type=float, default=5.0,
+                    help='seconds per node measurement')
+    ap.add_argument('--executor', choices=('events', 'single'), default=NODE_EXECUTOR,
+                    help="the node's executor, used by the floor (default: %(default)s)")
+    ap.add_argument('--floor', nargs=2, metavar=('JOINTS', 'EXECUTOR'), help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args.floor:
+        floor_node(int(args.floor[0]), args.floor[1])
+        return
+    seconds = args.seconds
     for n in (2, 12):
-        print(f'core cycle (step+read+write), {n:2d} motors: {core_cycle_cost(n):7.1f} us')
-    rate, p50, p99, worst, cpu = node_rate(seconds)
-    print(f'node @500 Hz, 2 motors, {seconds:g} s: state received {rate:.1f} Hz, '
-          f'gap p50 {p50:.2f} ms p99 {p99:.2f} ms max {worst:.2f} ms, node CPU {cpu:.1f} %')
+        print(f'core cycle (step+read+write), {n:2d} motors: {core_cycle_cost(n):7.1f} us '
+              f'(500 Hz budget at {TARGET_CPU:g} % of a core: {1e4 * TARGET_CPU / RATE_HZ:.0f} '
+              f'us per tick for everything)')
+    isolate()                   # before rclpy reads the environment
+    import rclpy
+    rclpy.init()
+    node = rclpy.create_node('rs_bench_sub')
+    floor_cmd = [sys.executable, os.path.abspath(__file__), '--floor']
+    try:
+        with tempfile.TemporaryDirectory(prefix='rs_bench_') as tmp:
+            for n in (2, 12):
+                cmd = [executable('robstride_sim', 'robstride_sim_node'), '--ros-args',
+                       '--params-file', params_file(n, tmp), '-r', '__ns:=/rs_bench']
+                rate, p50, p99, worst, cpu = measure(node, cmd, '/rs_bench', seconds)
+                load = _load()
+                f_rate, _, f_p99, _, f_cpu = measure(
+                    node, floor_cmd + [str(n), args.executor], '/rs_floor', seconds)
+                ratio, met = verdict(cpu, f_cpu)
+                print(f'node @500 Hz, {n:2d} motors, {seconds:g} s (load {load}): state '
+                      f'received {rate:.1f} Hz, gap p50 {p50:.2f} ms p99 {p99:.2f} ms max '
+                      f'{worst:.2f} ms, node CPU {cpu:.1f} %')
+                print(f'  floor (bare rclpy 500 Hz publisher of RobstrideState + JointState, '
+                      f'{n} joints, {args.executor} executor; load {_load()}): {f_cpu:.1f} % '
+                      f'CPU, received {f_rate:.1f} Hz, gap p99 {f_p99:.2f} ms')
+                print(f'  node CPU {cpu:.1f} % (target <= {TARGET_CPU:g} %), ratio to floor '
+                      f'{ratio:.1f}x (target <= {TARGET_RATIO:g}x): {met}')
+    finally:
+        node.destroy_node()
+        rclpy.try_shutdown()
 
 
 if __name__ == '__main__':
