@@ -220,10 +220,31 @@ def test_slow_and_idle_connections_take_no_threads_and_are_closed(srv):
                     pass
             # no thread per connection: the pool is fixed
             assert threading.active_count() <= threads + 2
+        # The server took the first connection_limit (16) connections, all slowloris ones:
+        # trickling bytes must not keep them open past the whole-request timeout.
+        closed = set()
+        deadline = time.monotonic() + CLOSE_BOUND_S
+        while len(closed) < 16 and time.monotonic() < deadline:
+            closed |= {i for i, s in enumerate(socks[:40]) if i in closed or server_closed(s)}
+            time.sleep(0.2)
+        assert len(closed) >= 16, sorted(closed)
     finally:
         for s in socks:
             s.close()
     assert_still_serves(srv)
+
+
+def server_closed(sock):
+    """Whether the server has closed this non-blocking socket (EOF or reset), reading all."""
+    while True:
+        try:
+            data = sock.recv(4096)
+        except BlockingIOError:
+            return False
+        except OSError:
+            return True
+        if not data:
+            return True
 
 
 def test_client_resets_are_quiet(srv, capfd):
