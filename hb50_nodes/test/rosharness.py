@@ -1,60 +1,37 @@
 # SPDX-License-Identifier: Apache-2.0
 """
-Harness of the ROS integration tests.
+Harness of the ROS integration tests: the HB50 executables as subprocesses and a probe node.
 
-An isolated DDS domain, the stack as subprocesses and a probe node that records every
-topic. Every wait has a timeout.
+Starting and stopping a process (SIGINT -> SIGTERM -> SIGKILL), the ROS_DOMAIN_ID (the
+`ros_domain` fixtures of conftest.py), waits and the Fast DDS shared-memory cleanup come from
+workspace_testing; what is HB50's is here: where its executables are, and a probe node that
+records every topic. Every wait has a timeout.
 """
 
-import os
-import random
-import signal
-import subprocess
-import tempfile
 import threading
 import time
 
-from workspace_testing import clean_shared_memory, wait_for  # noqa: F401 (used by tests)
-
-DOMAIN_RANGE = (30, 39)     # this package's assigned ROS_DOMAIN_ID range
-
-
-def isolate():
-    """Pick a domain for this test session and keep DDS traffic on this host."""
-    os.environ['ROS_DOMAIN_ID'] = str(random.randint(*DOMAIN_RANGE))
-    os.environ['ROS_AUTOMATIC_DISCOVERY_RANGE'] = 'LOCALHOST'
+import workspace_testing as wt
+from workspace_testing import clean_shared_memory, stop, wait_for  # noqa: F401 (for tests)
 
 
 def executable(name):
-    from ament_index_python.packages import get_package_prefix
-    return os.path.join(get_package_prefix('hb50_nodes'), 'lib', 'hb50_nodes', name)
+    """Path of an installed hb50_nodes executable."""
+    return wt.executable('hb50_nodes', name)
 
 
-def start(name, *ros_args):
+def start(name, *ros_args, env=None, stdin=None):
+    """
+    Start an hb50_nodes executable with `ros_args` after --ros-args: a NodeProcess.
+
+    Its output goes to a file (NodeProcess.output()); stop it with stop(proc).
+    """
     args = [executable(name)]
     if ros_args:
         args += ['--ros-args', *ros_args]
-    # Output to a file, not a pipe: a full pipe would block the node.
-    log = tempfile.TemporaryFile(mode='w+')
-    proc = subprocess.Popen(args, stdout=log, stderr=subprocess.STDOUT, text=True,
-                            start_new_session=True)
-    proc.log = log
-    return proc
-
-
-def stop(proc, timeout=5.0):
-    """SIGINT (clean shutdown), then SIGKILL if it does not exit."""
-    if proc.poll() is None:
-        proc.send_signal(signal.SIGINT)
-        try:
-            proc.wait(timeout)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(timeout)
-    proc.log.seek(0)
-    out = proc.log.read()
-    proc.log.close()
-    return out
+    if stdin is None:
+        return wt.start(args, env=env)
+    return wt.start(args, env=env, stdin=stdin)
 
 
 class Probe:

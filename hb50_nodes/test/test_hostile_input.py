@@ -38,8 +38,7 @@ MAX_LOG_LINE = 600       # characters of one log line of a node, whatever the in
 
 
 @pytest.fixture(scope='module')
-def stack():
-    rh.isolate()
+def stack(ros_domain):
     procs = {name: rh.start(name) for name in ('bridge_node', 'control_node')}
     # One 500 Hz topic only (the pose): the probe shares the 2 cores with the nodes.
     from hb50_nodes import qos
@@ -78,14 +77,6 @@ def _rss_mb(pid):
             if line.startswith('VmRSS:'):
                 return int(line.split()[1]) / 1024.0
     raise AssertionError(f'no VmRSS for {pid}')
-
-
-def _log(proc):
-    proc.log.flush()
-    proc.log.seek(0)
-    text = proc.log.read()
-    proc.log.seek(0, 2)
-    return text
 
 
 def _rejected(probe):
@@ -144,7 +135,7 @@ def test_fuzzed_joint_commands_are_never_applied(stack):
     probe = stack['probe']
     bridge = stack['procs']['bridge_node']
     t0 = time.monotonic()
-    log_before = len(_log(bridge))
+    log_before = len(bridge.output())
     rejected_before = _rejected(probe)
     sent = []
 
@@ -177,7 +168,7 @@ def test_fuzzed_joint_commands_are_never_applied(stack):
     errors = probe.statuses(t0, levels.ERROR, 'rejected command')
     assert errors and all(len(m.status) <= 300 for m in errors)
     _assert_once_per_second_per_reason(errors, t0)
-    log = _log(bridge)[log_before:]
+    log = bridge.output()[log_before:]
     assert max(map(len, log.splitlines()), default=0) <= MAX_LOG_LINE
     assert len(log) <= 200 * MAX_LOG_LINE
     _valid_command_still_applies(probe)
@@ -324,7 +315,7 @@ def test_megabyte_strings_bound_log_status_and_memory(stack):
     """
     probe = stack['probe']
     bridge = stack['procs']['bridge_node']
-    log_before = len(_log(bridge))
+    log_before = len(bridge.output())
     rejected_before = _rejected(probe)
     t0 = time.monotonic()
     rss0 = _rss_mb(bridge.pid)
@@ -343,7 +334,7 @@ def test_megabyte_strings_bound_log_status_and_memory(stack):
     assert rss1 - rss0 <= 2.0 * JOINT_COMMAND_DEPTH + 40.0, (rss0, rss1)
     statuses = probe.since(probe.qos.STATUS, t0)
     assert statuses and max(len(m.status) for m in statuses) <= 300
-    log = _log(bridge)[log_before:]
+    log = bridge.output()[log_before:]
     assert max(map(len, log.splitlines()), default=0) <= MAX_LOG_LINE
     assert len(log) <= 100 * MAX_LOG_LINE
 
@@ -353,7 +344,7 @@ def test_fuzzed_velocity_commands_never_make_an_invalid_joint_command(stack):
     from geometry_msgs.msg import Twist
     probe = stack['probe']
     control = stack['procs']['control_node']
-    log_before = len(_log(control))
+    log_before = len(control.output())
     t0 = time.monotonic()
     values = st.one_of(st.floats(allow_nan=True, allow_infinity=True),
                        st.sampled_from((math.nan, math.inf, -math.inf, 1e308, -1e308)))
@@ -380,7 +371,7 @@ def test_fuzzed_velocity_commands_never_make_an_invalid_joint_command(stack):
     ignored = probe.statuses(t0, levels.WARN, 'velocity command ignored')
     assert ignored
     _assert_once_per_second_per_reason(ignored, t0)
-    log = _log(control)[log_before:]
+    log = control.output()[log_before:]
     assert max(map(len, log.splitlines()), default=0) <= MAX_LOG_LINE
     assert log.count('velocity command ignored') <= time.monotonic() - t0 + 2.0
     # Valid input still works: no command, the robot stops and stands; then it walks.

@@ -4,11 +4,11 @@
 import os
 import pty
 import signal
-import subprocess
-import threading
 
 from hb50_nodes.teleop import parse_keys, Teleop
 import rosharness as rh
+
+CLEAR = '\033[H\033[2J'      # live_view clears the screen before each frame
 
 
 def test_parse_keys_arrows_letters_space():
@@ -30,49 +30,34 @@ def test_keys_step_clamp_and_stop():
     assert 'fwd +0.0' in t.describe()
 
 
-def test_live_view_publishes_the_keys_on_a_terminal_and_exits_0():
+def test_live_view_publishes_the_keys_on_a_terminal_and_exits_0(test_domain):
     from geometry_msgs.msg import Twist
-    rh.isolate()
     probe = rh.Probe()
     twists = []
     probe.node.create_subscription(Twist, probe.qos.VELOCITY_COMMAND, twists.append,
                                    probe.qos.MAB_RT)
+    # stdin is a terminal (the keys); the screen goes to the process' output file.
     master, slave = pty.openpty()
-    proc = subprocess.Popen([rh.executable('live_view'), '--ros-args', '-p',
-                             'refresh_rate:=5.0'], stdin=slave, stdout=slave, stderr=slave,
-                            start_new_session=True)
+    proc = rh.start('live_view', '-p', 'refresh_rate:=5.0', stdin=slave)
     os.close(slave)
-    screen = []
 
-    def drain():             # a full pty buffer would block live_view's redraws
-        while True:
-            try:
-                data = os.read(master, 65536)
-            except OSError:
-                return
-            if not data:
-                return
-            screen.append(data.decode('utf-8', errors='replace'))
-    reader = threading.Thread(target=drain, daemon=True)
-    reader.start()
+    def last_frames():
+        return ''.join(proc.output().split(CLEAR)[-3:])
+
     try:
-        assert rh.wait_for(lambda: 'keys: arrows' in ''.join(screen), 30.0), ''.join(screen)
+        assert rh.wait_for(lambda: 'keys: arrows' in proc.output(), 30.0), proc.output()
         assert not twists                          # nothing published before a key
         os.write(master, b'ww\x1b[Akq')            # 0.3 forward, pitch 0.1 down, yaw 0.1 left
         assert rh.wait_for(lambda: twists and twists[-1].linear.x > 0.29, 10.0)
         last = twists[-1]
         assert abs(last.linear.x - 0.3) < 1e-9 and abs(last.angular.y - 0.1) < 1e-9
         assert abs(last.angular.z - 0.1) < 1e-9 and last.linear.y == 0.0
-        assert rh.wait_for(lambda: 'fwd +0.3' in ''.join(screen[-3:]), 5.0)
+        assert rh.wait_for(lambda: 'fwd +0.3' in last_frames(), 5.0)
         os.write(master, b' ')
         assert rh.wait_for(lambda: twists[-1].linear.x == 0.0, 5.0)
-        proc.send_signal(signal.SIGINT)
-        assert proc.wait(15.0) == 0
     finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait(5.0)
+        result = rh.stop(proc, timeout=15.0)
         os.close(master)
-        reader.join(2.0)
         probe.close()
-    assert 'Traceback' not in ''.join(screen)
+    assert (result.returncode, result.signal) == (0, signal.SIGINT), result.output[-3000:]
+    assert 'Traceback' not in result.output

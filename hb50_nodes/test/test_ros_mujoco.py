@@ -27,8 +27,7 @@ def _rpy(o):
 
 
 @pytest.fixture(scope='module')
-def stack():
-    rh.isolate()
+def stack(ros_domain):
     procs = [rh.start('bridge_node', '-p', 'physics_engine:=mujoco'), rh.start('control_node')]
     probe = rh.Probe()
     try:
@@ -36,7 +35,7 @@ def stack():
     finally:
         probe.close()
         for proc in procs:
-            out = rh.stop(proc)
+            out = rh.stop(proc).output
             assert 'Traceback' not in out, out
 
 

@@ -5,6 +5,7 @@ Losing a node, and the terminal live view.
 Separate processes only: one process cannot lose one node.
 """
 
+import signal
 import time
 
 from hb50_nodes import levels
@@ -18,8 +19,7 @@ STAND = ControlCore(ControlConfig(), LegGeometry()).stand_pose()
 
 
 @pytest.fixture(scope='module')
-def stack():
-    rh.isolate()
+def stack(ros_domain):
     procs = {name: rh.start(name)
              for name in ('bridge_node', 'control_node', 'heartbeat_monitor')}
     probe = rh.Probe()
@@ -46,7 +46,7 @@ def test_live_view_shows_rates_and_heartbeats(stack):
     try:
         proc.wait(30.0)
     finally:
-        out = rh.stop(proc)
+        out = rh.stop(proc).output
     frames = out.split('\033[H\033[2J')[1:]
     assert frames, out
 
@@ -64,7 +64,7 @@ def test_stale_detection_damping_and_recovery(stack):
     probe = stack['probe']
     procs = stack['procs']
     t0 = time.monotonic()
-    procs['control_node'].kill()        # a crash, not a clean shutdown
+    procs['control_node'].send_signal(signal.SIGKILL)     # a crash, not a clean shutdown
     procs['control_node'].wait(5.0)
     assert rh.wait_for(lambda: probe.statuses(t0, levels.STALE, 'control_node'), 5.0)
     stale = probe.statuses(t0, levels.STALE, 'control_node')[0]

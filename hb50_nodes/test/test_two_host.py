@@ -17,17 +17,14 @@ finaliser), which also deletes the veth pair.
 import os
 import random
 import shutil
-import signal
 import subprocess
 import sys
-import tempfile
-import threading
 import time
 
 import pytest
 import rosharness as rh
+import workspace_testing as wt
 
-DOMAIN_RANGE = (130, 139)       # reliability cross-package tests
 DAMPING_MAX = 0.150             # s after the link drops
 STALE_MAX = 1.5                 # s after the link drops
 RECOVERY_MAX = 1.0              # s after the link returns
@@ -48,72 +45,56 @@ class Host:
         self.env = dict(env, ROS_STATIC_PEERS=peer)
         self.procs = []
 
-    def popen(self, cmd, **kwargs):
+    def start(self, cmd, **kwargs):
+        """Start `cmd` in this namespace: a workspace_testing NodeProcess."""
         # `ip netns exec` execs the command: the pid is the command's, signals reach it.
-        proc = subprocess.Popen(['ip', 'netns', 'exec', self.name, *cmd], env=self.env,
-                                text=True, start_new_session=True, **kwargs)
+        proc = wt.start(['ip', 'netns', 'exec', self.name, *cmd], env=self.env, **kwargs)
         self.procs.append(proc)
         return proc
 
     def node(self, executable):
-        log = tempfile.TemporaryFile(mode='w+')
-        proc = self.popen([rh.executable(executable)], stdout=log, stderr=subprocess.STDOUT)
-        proc.log = log
-        return proc
+        return self.start([rh.executable(executable)])
 
     def stop_all(self):
         for proc in self.procs:
-            if proc.poll() is None:
-                proc.send_signal(signal.SIGINT)
-                try:
-                    proc.wait(5.0)
-                except subprocess.TimeoutExpired:
-                    proc.kill()
-                    proc.wait(5.0)
+            rh.stop(proc, timeout=5.0)
 
 
 class Observer:
-    """netns_probe.py in a namespace; a reader thread collects its (time, line) pairs."""
+    """netns_probe.py in a namespace; its (time, line) pairs are read from its output."""
 
     def __init__(self, host):
-        self.proc = host.popen([sys.executable, os.path.join(HERE, 'netns_probe.py')],
-                               stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                               stderr=subprocess.DEVNULL)
-        self.lock = threading.Lock()
-        self.seen = []
-        threading.Thread(target=self._read, daemon=True).start()
+        self.proc = host.start([sys.executable, os.path.join(HERE, 'netns_probe.py')],
+                               stdin=subprocess.PIPE, separate_stderr=True)
 
-    def _read(self):
-        for line in self.proc.stdout:
-            t, _, rest = line.rstrip('\n').partition(' ')
-            with self.lock:
-                self.seen.append((float(t), rest))
+    def seen(self):
+        """Return the (time, line) pairs printed so far (complete lines only)."""
+        out = []
+        for line in self.proc.output().split('\n')[:-1]:
+            t, _, rest = line.partition(' ')
+            out.append((float(t), rest))
+        return out
 
     def first(self, predicate, after=0.0, timeout=0.0):
         """Time of the first line since `after` with predicate(line), waiting up to timeout."""
         deadline = time.monotonic() + timeout
         while True:
-            with self.lock:
-                found = next((t for t, line in self.seen if t >= after and predicate(line)),
-                             None)
+            found = next((t for t, line in self.seen() if t >= after and predicate(line)),
+                         None)
             if found is not None or time.monotonic() >= deadline:
                 return found
             time.sleep(0.01)
 
     def last(self, prefix):
         """Return the latest line starting with `prefix`, or None."""
-        with self.lock:
-            return next((line for _, line in reversed(self.seen) if line.startswith(prefix)),
-                        None)
+        return next((line for _, line in reversed(self.seen()) if line.startswith(prefix)),
+                    None)
 
     def close(self):
+        """Close its stdin (it exits on that), then stop it if it has not."""
         if self.proc.poll() is None:
-            self.proc.stdin.close()
-            try:
-                self.proc.wait(5.0)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(5.0)
+            self.proc.popen.stdin.close()
+        rh.stop(self.proc, timeout=5.0)
 
 
 def _multicast_route(host):
@@ -133,8 +114,9 @@ def hosts():
     subnet = random.randint(0, 63) * 4
     octet = random.randint(1, 254)
     a_addr, b_addr = f'10.213.{octet}.{subnet + 1}', f'10.213.{octet}.{subnet + 2}'
-    env = dict(os.environ, ROS_DOMAIN_ID=str(random.randint(*DOMAIN_RANGE)),
-               ROS_AUTOMATIC_DISCOVERY_RANGE='SUBNET', FASTDDS_BUILTIN_TRANSPORTS='UDPv4')
+    domain = wt.allocate_domain()
+    env = dict(wt.localhost_env(domain), ROS_AUTOMATIC_DISCOVERY_RANGE='SUBNET',
+               FASTDDS_BUILTIN_TRANSPORTS='UDPv4')
     env.pop('ROS_LOCALHOST_ONLY', None)
     a = Host(f'hb50a{tag}', a_addr, b_addr, env)
     b = Host(f'hb50b{tag}', b_addr, a_addr, env)
@@ -157,6 +139,7 @@ def hosts():
             host.stop_all()
         for name in created:
             _ip('netns', 'del', name, check=False)
+        wt.release_domain(domain)
         leftover = _ip('netns', 'list').stdout
         assert not any(name in leftover for name in created), leftover
 
@@ -210,6 +193,6 @@ def test_link_down_damps_reports_stale_and_recovers(hosts):
         obs_a.close()
         obs_b.close()
     for proc in nodes:
-        out = rh.stop(proc)
-        assert proc.returncode == 0, out[-2000:]
+        code, out, _ = rh.stop(proc)
+        assert code == 0, out[-2000:]
         assert 'Traceback' not in out, out[-2000:]
