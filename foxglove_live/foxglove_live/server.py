@@ -15,12 +15,17 @@ import time
 import foxglove
 from node_runtime import stop
 import rclpy
+from rclpy.exceptions import ParameterException
 from rclpy.signals import SignalHandlerOptions
 from ros2bag_mcap import qos as qos_util
 from ros2bag_mcap.schema import DefinitionNotFound, message_class, message_definition
 
 DISCOVERY_PERIOD = 0.5
 DEPTH = 50
+
+
+class ServerStartError(RuntimeError):
+    """The WebSocket server could not start (e.g. its port is in use)."""
 
 
 class FoxgloveBridge:
@@ -33,8 +38,12 @@ class FoxgloveBridge:
         self.channels = {}
         self.subscriptions = {}
         self.skipped = set()
-        self.server = foxglove.start_server(name='foxglove_live', host=self.host,
-                                            port=self.port)
+        try:
+            self.server = foxglove.start_server(name='foxglove_live', host=self.host,
+                                                port=self.port)
+        except Exception as exc:  # the SDK raises RuntimeError/OSError kinds on bind errors
+            detail = ' '.join(str(exc).split()) or type(exc).__name__
+            raise ServerStartError(f'ws://{self.host}:{self.port}: {detail}') from None
 
     def discover(self):
         for topic, types in self.node.get_topic_names_and_types():
@@ -88,9 +97,12 @@ def main(argv=None):
     try:
         try:
             bridge = FoxgloveBridge(node)
-        except Exception as exc:  # the SDK raises RuntimeError/OSError kinds on bind errors
-            print(f'error: cannot start the Foxglove server: {exc}', file=sys.stderr)
+        except ServerStartError as exc:
+            print(f'error: cannot start the Foxglove server on {exc}', file=sys.stderr)
             return 1
+        except (ParameterException, ValueError, TypeError) as exc:
+            print(f'error: bad parameter: {" ".join(str(exc).split())}', file=sys.stderr)
+            return 2
         node.get_logger().info(
             f'Foxglove WebSocket server on ws://{bridge.host}:{bridge.server.port} '
             '(Foxglove: Open connection > Foxglove WebSocket)')

@@ -10,8 +10,10 @@ client offers both names, as the Foxglove app does.
 
 import asyncio
 import json
+import os
 import socket
 import struct
+import subprocess
 import time
 
 import pytest
@@ -28,9 +30,12 @@ HB50_TOPICS = {
     '/hb50/status': 'hb50_commons/msg/Status',
     '/hb50/heartbeat': 'hb50_commons/msg/Status',
 }
-# /hb50/status carries events only: it exists (advertised) once a node reported one.
+# /hb50/status carries events only: advertised like the others (its publishers exist from
+# the nodes' start), but a quiet stack sends nothing on it, so no message is awaited there.
 STREAMED = [t for t in HB50_TOPICS if t != '/hb50/status']
 SUBPROTOCOLS = ['foxglove.sdk.v1', 'foxglove.websocket.v1']
+LISTEN_S = 4.0
+DEFAULT_PORT = 8765
 
 
 def free_port():
@@ -92,31 +97,66 @@ async def client(port, wanted, listen_s):
         return channels, received
 
 
+def recorded_topics(bag):
+    """Topics of which the recorder has written a message (its chunks are flushed each s)."""
+    from ros2bag_mcap.bag import scan_file
+    check = scan_file(os.path.join(bag, os.path.basename(bag) + '_0.mcap'))
+    return {t for t, n in check.counts.items() if n}
+
+
 @pytest.fixture(scope='module')
-def session():
+def session(tmp_path_factory):
+    """
+    Run the HB50 stack, the server, a WebSocket client and a live reference.
+
+    The reference is `ros2 bag record` of the same topics (its own process, nothing lost:
+    ros2bag_mcap's tests), receiving before the client subscribes and until after the
+    server stopped. Meanwhile a second server on the default port, held busy here, must
+    fail on its own.
+    """
     wt.isolate()
     port = free_port()
-    stack = th.start_hb50_stack(debug_counts=False)
-    probe = th.Probe(HB50_TOPICS, raw=True)
-    server = wt.start([wt.executable('foxglove_live', 'foxglove_server'), '--ros-args',
-                       '-p', f'port:={port}'])
+    bag = str(tmp_path_factory.mktemp('foxglove') / 'live')
+    busy = socket.socket()
     try:
-        assert wt.wait_for(lambda: probe.count('/hb50/bridge_data') > 100, 20)
-        channels, received = asyncio.run(client(port, STREAMED, 6.0))
-        time.sleep(0.3)
+        busy.bind(('127.0.0.1', DEFAULT_PORT))
+        busy.listen()
+    except OSError:
+        pass        # already in use by another process: busy all the same
+    stack = th.start_hb50_stack(debug_counts=False)
+    server_exe = wt.executable('foxglove_live', 'foxglove_server')
+    recorder = wt.start([wt.executable('ros2bag_mcap', 'ros2bag'), 'record', *HB50_TOPICS,
+                         '-o', bag])
+    server = wt.start([server_exe, '--ros-args', '-p', f'port:={port}'])
+    second = wt.start([server_exe], separate_stderr=True)
+    try:
+        assert wt.wait_for(lambda: recorded_topics(bag) >= set(STREAMED), 40, period=0.3), \
+            'the recorder did not receive every HB50 topic'
+        channels, received = asyncio.run(client(port, list(HB50_TOPICS), LISTEN_S))
+        try:
+            second.wait(30)
+        except subprocess.TimeoutExpired:
+            pass        # test_busy_port_is_one_line_error reports it
     finally:
         code, out, _ = wt.stop(server)
         for name in reversed(list(stack)):
             wt.stop(stack[name])
-        probe.settle()      # the publishers are gone: the probe takes what it still queues
-        probe.close()
-    return {'channels': channels, 'received': received, 'probe': probe, 'code': code,
-            'out': out}
+        time.sleep(0.3)
+        rec = wt.stop(recorder)
+        busy_port = wt.stop(second)
+        busy.close()
+    from ros2bag_mcap.bag import read_messages
+    live = {}
+    for topic, _, data, _, _ in read_messages(bag):
+        live.setdefault(topic, set()).add(bytes(data))
+    return {'channels': channels, 'received': received, 'live': live, 'code': code,
+            'out': out, 'rec': rec, 'busy_port': busy_port,
+            'busy_port_stderr': second.errors()}
 
 
 def test_every_topic_advertised_with_ros2msg_schema(session):
     channels = session['channels']
-    for topic in STREAMED:
+    for topic in HB50_TOPICS:
         ch = channels[topic]
         assert ch['encoding'] == 'cdr'
         assert ch['schemaEncoding'] == 'ros2msg'
@@ -129,27 +169,46 @@ def test_every_topic_advertised_with_ros2msg_schema(session):
 
 def test_messages_decode_equal_to_live(session):
     """
-    The WebSocket payloads are the CDR bytes a live subscriber received, and decode.
+    Every WebSocket payload is the CDR of a live sample, and decodes with its schema.
 
-    The live probe shares this process with the WebSocket client, so under load it drops
-    some best-effort samples: each payload must decode, and a good share of them must be
-    byte-identical to (hence decode equal to) a sample the probe received.
+    The protocol carries the bytes as the server received them: each payload must be
+    byte-identical to a sample the live reference received on the same topic (found by
+    content). Each is decoded by mcap-ros2-support from the advertised ros2msg text alone
+    and must equal that sample as rclpy decodes it. /hb50/status is included: any event it
+    carried during the window is checked the same way.
     """
+    from mcap.records import Schema
+    from mcap_ros2.decoder import DecoderFactory
     from rclpy.serialization import deserialize_message
     from ros2bag_mcap.schema import message_class
-    probe = session['probe']
-    for topic in STREAMED:
-        got = session['received'][topic]
-        assert got, f'{topic}: no message over the WebSocket'
+    assert session['rec'].returncode == 0, session['rec'].output
+    factory = DecoderFactory()
+    for topic in HB50_TOPICS:
+        payloads = session['received'].get(topic, [])
+        if topic in STREAMED:
+            assert payloads, f'{topic}: no message over the WebSocket'
+        ch = session['channels'][topic]
+        decode = factory.decoder_for('cdr', Schema(
+            id=ch['id'], name=ch['schemaName'], encoding=ch['schemaEncoding'],
+            data=ch['schema'].encode()))
         cls = message_class(HB50_TOPICS[topic])
-        live = {bytes(data) for _, data in probe.records[topic]}
-        matched = 0
-        for _, payload in got:
-            msg = deserialize_message(bytes(payload), cls)
-            assert isinstance(msg, cls)
-            matched += bytes(payload) in live
-        assert matched >= min(10, len(got)), f'{topic}: {matched} of {len(got)} matched'
-        assert matched >= 0.2 * len(got), f'{topic}: {matched} of {len(got)} matched'
+        live = session['live'].get(topic, set())
+        for _, payload in payloads:
+            payload = bytes(payload)
+            assert payload in live, f'{topic}: a payload is no live sample ({len(payloads)})'
+            expected = deserialize_message(payload, cls)
+            assert th.plain_fields(decode(payload), expected) == \
+                th.plain_fields(expected, expected), f'{topic}: decodes differently'
+
+
+def test_busy_port_is_one_line_error(session):
+    """A server whose port is taken exits 1 on its own with one line on stderr."""
+    stopped = session['busy_port']
+    assert stopped.signal is None and stopped.returncode == 1, stopped.output
+    err = session['busy_port_stderr'].strip()
+    assert len(err.splitlines()) == 1 and err.startswith('error:'), err
+    assert str(DEFAULT_PORT) in err or 'in use' in err, err
+    assert 'Traceback' not in stopped.output + err
 
 
 def test_server_exits_cleanly(session):

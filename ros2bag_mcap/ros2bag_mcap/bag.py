@@ -6,9 +6,13 @@ Layout (as rosbag2 with rosbag2_storage_mcap writes it):
 - `<bag>/metadata.yaml`: `rosbag2_bagfile_information` (metadata version 9).
 - `<bag>/<bag>_<i>.mcap`: profile `ros2`; one Schema per type (`pkg/msg/Type`, encoding
   `ros2msg`, full definition text), one Channel per topic (message encoding `cdr`, metadata
-  `offered_qos_profiles` and `topic_type_hash`), Messages with log time = receive time and
-  publish time = the publisher's source time, and a Metadata record `rosbag2` holding the
-  serialized bag metadata (`serialized_metadata`, `ROS_DISTRO`).
+  `offered_qos_profiles` and `topic_type_hash`), Messages with log time = the recorder's
+  receive time, and a Metadata record `rosbag2` holding the serialized bag metadata
+  (`serialized_metadata`, `ROS_DISTRO`).
+- Publish time: rosbag2 writes the publisher's source timestamp there; our recorder writes
+  the receive time again (rclpy's EventsExecutor hands raw subscriptions no MessageInfo, so
+  the source timestamp is not available). `BagWriter.write` takes a publish time when a
+  caller has one and uses the log time otherwise.
 """
 
 import os

@@ -59,15 +59,29 @@ def load(uri):
     return topics
 
 
+class AxesData(dict):
+    """
+    What one axes of a figure shows, read back from matplotlib: {line label: (x, y)}.
+
+    Also `title`, `xlabel`, `ylabel` (with the unit in brackets) and `legend` (the legend's
+    entry texts, in order; empty without a legend).
+    """
+
+    def __init__(self, ax):
+        import numpy as np
+        super().__init__((ln.get_label(), (np.asarray(ln.get_xdata()),
+                                           np.asarray(ln.get_ydata())))
+                         for ln in ax.get_lines())
+        self.title = ax.get_title()
+        self.xlabel = ax.get_xlabel()
+        self.ylabel = ax.get_ylabel()
+        legend = ax.get_legend()
+        self.legend = [t.get_text() for t in legend.get_texts()] if legend else []
+
+
 def _lines(fig):
-    """Read back what the figure shows: {axes title: {line label: (x, y)}}."""
-    import numpy as np
-    out = {}
-    for ax in fig.axes:
-        out[ax.get_title()] = {ln.get_label(): (np.asarray(ln.get_xdata()),
-                                                np.asarray(ln.get_ydata()))
-                               for ln in ax.get_lines()}
-    return out
+    """Read back what the figure shows: {axes title: AxesData}."""
+    return {ax.get_title(): AxesData(ax) for ax in fig.axes}
 
 
 def _save(fig, path):
@@ -151,7 +165,7 @@ def plot_rates(topics, t0, t_end, path):
 
 
 def plot_bag(uri, outdir):
-    """Write the figures; return {png path: {axes title: {label: (x, y)}}}."""
+    """Write the figures; return {png path: {axes title: AxesData ({label: (x, y)})}}."""
     from .bag import read_metadata
     read_metadata(uri)
     topics = load(uri)

@@ -8,6 +8,7 @@ DDS while this process is busy instead of being overwritten. Topics appearing la
 picked up by a 100 ms graph poll, as rosbag2 does.
 """
 
+import functools
 import re
 import sys
 import time
@@ -152,8 +153,10 @@ def run(args):
     recorder = None
     try:
         try:
+            # Each line flushed: a supervisor reading the output sees a subscription at once.
             recorder = Recorder(uri, args.topics, args.all, args.regex, overrides,
-                                args.max_bag_duration, args.include_hidden_topics)
+                                args.max_bag_duration, args.include_hidden_topics,
+                                out=functools.partial(print, flush=True))
         except (FileExistsError, OSError) as exc:
             print(f'error: {exc}', file=sys.stderr)
             return 1

@@ -32,7 +32,8 @@ def start_hb50_stack(debug_counts=True):
         args = [executable('hb50_nodes', name), '--ros-args', '--params-file', params,
                 '-p', 'physics_engine:=simple']
         if debug_counts and name != 'heartbeat_monitor':
-            args += ['--log-level', f'{name}:=debug']
+            # The logger of a node in /hb50 is hb50.<node>.
+            args += ['--log-level', f'hb50.{name}:=debug']
         procs[name] = start(args)
     return procs
 
@@ -50,10 +51,12 @@ class Probe:
     """
     A live subscriber (own context, EventsExecutor on a thread).
 
-    Keeps (receive ns, message or raw bytes) per topic.
+    Keeps (receive ns, message or raw bytes) per topic. `reliable`: the topics subscribed
+    RELIABLE (default: the HB50 rule, the 10 Hz, status and heartbeat topics); the others
+    BEST_EFFORT.
     """
 
-    def __init__(self, topics, raw=False, depth=1000, rt_priority=0):
+    def __init__(self, topics, raw=False, depth=1000, rt_priority=0, reliable=None):
         import rclpy
         from rclpy.experimental import EventsExecutor
         from rclpy.qos import QoSProfile, ReliabilityPolicy
@@ -75,9 +78,10 @@ class Probe:
         self.lock = threading.Lock()
         self.records = {t: [] for t in topics}
         for topic, type_name in topics.items():
-            reliable = topic.endswith(('10hz', 'status', 'heartbeat'))
+            is_reliable = topic.endswith(('10hz', 'status', 'heartbeat')) \
+                if reliable is None else topic in reliable
             profile = QoSProfile(depth=depth, reliability=ReliabilityPolicy.RELIABLE
-                                 if reliable else ReliabilityPolicy.BEST_EFFORT)
+                                 if is_reliable else ReliabilityPolicy.BEST_EFFORT)
             self.node.create_subscription(message_class(type_name), topic, self._cb(topic),
                                           profile, raw=raw)
         self.executor = EventsExecutor(context=self.context)
@@ -124,3 +128,39 @@ class Probe:
         self.executor.shutdown(timeout_sec=1.0)
         self.node.destroy_node()
         self.context.try_shutdown()
+
+
+def plain_fields(msg, template):
+    """
+    Return the values of `msg` as nested tuples of plain Python values.
+
+    The fields are walked as those of `template` (an rclpy message of the same type); `msg`
+    may come from rclpy, rosbags or mcap-ros2-support: their bytes, numpy arrays and lists
+    become the same tuples, so equal messages give equal results.
+    """
+    values = []
+    for field in template.get_fields_and_field_types():
+        v, t = getattr(msg, field), getattr(template, field)
+        if hasattr(t, 'get_fields_and_field_types'):
+            values.append(plain_fields(v, t))
+        elif isinstance(t, bytes):      # a `byte` field: rclpy gives b'\x01', the others int
+            values.append(v[0] if isinstance(v, (bytes, bytearray)) else int(v))
+        elif isinstance(t, (list, tuple)) or hasattr(t, 'typecode') or hasattr(t, 'dtype'):
+            if len(t) and hasattr(t[0], 'get_fields_and_field_types'):
+                values.append(tuple(plain_fields(a, t[0]) for a in v))
+            elif hasattr(v, 'tolist'):      # numpy or array.array: plain values at once
+                values.append(tuple(v.tolist()))
+            elif isinstance(v, (bytes, bytearray)):
+                values.append(tuple(v))
+            else:
+                values.append(tuple(_plain(a) for a in v))
+        else:
+            values.append(v)
+    return tuple(values)
+
+
+def _plain(value):
+    """One array element as a plain value (a 1-byte bytes object is its integer)."""
+    if isinstance(value, (bytes, bytearray)) and len(value) == 1:
+        return value[0]
+    return value.item() if hasattr(value, 'item') else value

@@ -2,6 +2,7 @@
 """20 s of the running HB50 stack recorded, read back independently, replayed and plotted."""
 
 import os
+import re
 import time
 
 import numpy as np
@@ -53,6 +54,7 @@ def session(tmp_path_factory):
         # The 20 s count from the moment the recorder subscribed to every 500 Hz topic.
         assert wt.wait_for(
             lambda: all(probe.node.count_subscribers(t) > base[t] for t in FAST), 30)
+        ready = time.time_ns()
         time.sleep(RECORD_S)
         stack_stop = time.time_ns()
         # The monitor first: it would report the others' shutdown as events.
@@ -66,7 +68,7 @@ def session(tmp_path_factory):
         probe.settle()      # the publishers are gone: the probe takes what it still queues
         probe.close()
     out.update(bag=bag, probe=probe, outputs=outputs, rec_rc=rc, rec_out=rec_out,
-               stack_stop=stack_stop)
+               ready=ready, stack_stop=stack_stop)
     return out
 
 
@@ -85,12 +87,21 @@ def bag_messages(session):
     return msgs
 
 
-def test_recorder_closes_cleanly_and_reports_counts(session):
+def test_recorder_closes_cleanly_and_reports_counts(session, bag_messages):
     assert session['rec_rc'] == 0, session['rec_out']
     assert 'Traceback' not in session['rec_out']
+    # The counts the recorder reports are those of metadata.yaml and of the files.
+    reported = {t: int(n) for t, n in re.findall(
+        r'\[INFO\]   (\S+): (\d+) messages written', session['rec_out'])}
+    with open(os.path.join(session['bag'], 'metadata.yaml')) as f:
+        info = yaml.safe_load(f)
+    meta = {t['topic_metadata']['name']: t['message_count']
+            for t in info['rosbag2_bagfile_information']['topics_with_message_count']}
+    assert reported == meta
+    assert reported == {t: len(bag_messages.get(t, [])) for t in meta}
     for topic in HB50_TOPICS:
         if topic != '/hb50/status':
-            assert f'{topic}: ' in session['rec_out']
+            assert reported[topic] > 0, topic
     rc = wt.start([ros2bag(), 'info', session['bag']])
     rc.wait(60)
     code, text, _ = wt.stop(rc)
@@ -133,44 +144,58 @@ def test_none_lost_against_publisher_counts(session, bag_messages):
                 f'{topic}: {expected - got} of {expected} lost (placement tolerance {tol})'
 
 
+EVENT_LINE = re.compile(r'^\[(?:INFO|WARN|ERROR)\] \[(\d+)\.(\d+)\] \[[^\]]+\]: '
+                        r'\[(?:OK|WARN|ERROR|STALE)\] (.*)$', re.M)
+
+
+def _heartbeat_period_ns(node):
+    """1 / heartbeat_rate of `node` in the installed parameters file the stack ran with."""
+    from ament_index_python.packages import get_package_share_directory
+    path = os.path.join(get_package_share_directory('hb50_nodes'), 'config', 'hb50.yaml')
+    with open(path) as f:
+        params = yaml.safe_load(f)
+    (section,) = [v for k, v in params.items() if k.strip('/').split('/')[-1] == node]
+    return 1e9 / section['ros__parameters']['heartbeat_rate']
+
+
+def test_heartbeat_and_status_none_lost(session, bag_messages):
+    """
+    /hb50/heartbeat and /hb50/status against what their publishers sent.
+
+    Heartbeats carry no count (Status has no sequence field): each node sends one per timer
+    period, stamped when sent, so between a node's first and last heartbeat in the bag the
+    number recorded is the number of periods spanned + 1 (exact while no stamp is late by
+    half a period). Events: each node logs every event it publishes (`[LEVEL] text`, with the
+    log time); every event logged while the recorder was subscribed is in the bag.
+    """
+    beats = {}
+    for _, m in bag_messages['/hb50/heartbeat']:
+        beats.setdefault(m.reporting_node, []).append(stamp_ns(m))
+    assert set(beats) == set(th.HB50_EXECUTABLES)
+    for node, stamps in beats.items():
+        stamps = sorted(stamps)
+        assert len(set(stamps)) == len(stamps), f'{node}: duplicate heartbeats'
+        assert stamps[-1] - stamps[0] > 15e9, f'{node}: heartbeats span less than 15 s'
+        periods = round((stamps[-1] - stamps[0]) / _heartbeat_period_ns(node))
+        assert len(stamps) == periods + 1, \
+            f'{node}: {periods + 1 - len(stamps)} of {periods + 1} heartbeats lost'
+    recorded = [(stamp_ns(m), m.status) for _, m in bag_messages.get('/hb50/status', [])]
+    logged = 0
+    for node, output in session['outputs'].items():
+        for sec, frac, text in EVENT_LINE.findall(output):
+            t = int(sec) * 1_000_000_000 + int(frac.ljust(9, '0')[:9])
+            if not session['ready'] < t < session['stack_stop']:
+                continue
+            logged += 1
+            # Stamped just after the log line is written.
+            assert any(s == text and t <= stamp < t + 1_000_000_000 for stamp, s in recorded), \
+                f'{node}: event {text!r} logged at {t} is not in the bag'
+    assert len(recorded) >= logged
+
+
 def _equal(live, other):
-    """Field-by-field comparison of an rclpy message with a rosbags one."""
-    for field in live.get_fields_and_field_types():
-        a, b = getattr(live, field), getattr(other, field)
-        if hasattr(a, 'get_fields_and_field_types'):
-            if not _equal(a, b):
-                return False
-        elif isinstance(a, bytes):
-            if a[0] != int(b):
-                return False
-        elif isinstance(a, (list, tuple, np.ndarray)) or hasattr(a, 'typecode'):
-            if len(a) and hasattr(a[0], 'get_fields_and_field_types'):
-                if len(a) != len(b) or not all(_equal(x, y) for x, y in zip(a, b)):
-                    return False
-            elif not np.array_equal(np.asarray(a), np.asarray(b)):
-                return False
-        elif a != b:
-            return False
-    return True
-
-
-def _norm(m, template):
-    """Plain tuple of the fields of `m` (rclpy or rosbags), walked as `template` is."""
-    values = []
-    for field in template.get_fields_and_field_types():
-        v, t = getattr(m, field), getattr(template, field)
-        if hasattr(t, 'get_fields_and_field_types'):
-            values.append(_norm(v, t))
-        elif isinstance(t, bytes):
-            values.append(v[0] if isinstance(v, bytes) else int(v))
-        elif isinstance(t, (list, tuple, np.ndarray)) or hasattr(t, 'typecode'):
-            if len(t) and hasattr(t[0], 'get_fields_and_field_types'):
-                values.append(tuple(_norm(a, t[0]) for a in v))
-            else:
-                values.append(tuple(np.asarray(v).tolist()))
-        else:
-            values.append(v)
-    return tuple(values)
+    """Field-by-field equality of an rclpy message with a rosbags one."""
+    return th.plain_fields(other, live) == th.plain_fields(live, live)
 
 
 def _key(m):
@@ -202,8 +227,8 @@ def test_independent_reader_equals_live_subscriber(session, bag_messages):
         if _key(live[0]) is None:
             # No header (BridgeState): from the first live sample that is also one of the
             # recorder's first, every live sample follows in the bag in order.
-            rec_keys = [_norm(r, live[0]) for r in recorded]
-            live_keys = [_norm(m, live[0]) for m in live]
+            rec_keys = [th.plain_fields(r, live[0]) for r in recorded]
+            live_keys = [th.plain_fields(m, live[0]) for m in live]
             head = set(rec_keys[:500])
             first = next(i for i, k in enumerate(live_keys) if k in head)
             i = 0
@@ -301,6 +326,16 @@ def test_replay_count_and_contents(session, tmp_path):
         player = wt.start([ros2bag(), 'play', session['bag'], '--topics', *fast,
                            '--start-offset', str(offset), '--delay', '4',
                            '--rt-priority', '10'])
+        # The QoS the player offers, seen in the graph during its --delay.
+        offered = {}
+
+        def player_publishers():
+            for topic in fast:
+                for i in probe.node.get_publishers_info_by_topic(topic):
+                    if i.node_name == 'ros2bag_mcap_player':
+                        offered[topic] = i.qos_profile
+            return len(offered) == len(fast)
+        wt.wait_for(player_publishers, 30)
         player.wait(RECORD_S - offset + 30)
         code, out, _ = wt.stop(player)
         time.sleep(0.3)
@@ -308,6 +343,18 @@ def test_replay_count_and_contents(session, tmp_path):
         probe.close()
     assert code == 0, out
     assert 'Timing error' in out
+    # Replayed with the recorded QoS: the reliability and durability the player offers are
+    # those metadata.yaml holds for the topic's publishers (the policies that decide which
+    # subscribers match; the graph reports no depth of a remote publisher).
+    assert set(offered) == set(fast), f'player publishers seen: {sorted(offered)}'
+    from ros2bag_mcap import qos
+    recorded_qos = {t['topic_metadata']['name']: t['topic_metadata']['offered_qos_profiles']
+                    for t in read_metadata(session['bag'])['topics_with_message_count']}
+    for topic in fast:
+        got = qos.to_dict(offered[topic])
+        for p in recorded_qos[topic]:
+            for key in ('reliability', 'durability'):
+                assert got[key] == p[key], f'{topic}: {key} {got[key]} != recorded {p[key]}'
     for topic in fast:
         rec = recorded[topic]
         got = probe.records[topic]
@@ -335,7 +382,11 @@ def test_plots_show_the_bag_data(session, bag_messages, tmp_path):
     titles = {'joint_position': 'HB50 joint position (/hb50/bridge_data)',
               'joint_velocity': 'HB50 joint velocity (/hb50/bridge_data)',
               'joint_effort': 'HB50 joint torque (/hb50/bridge_data)'}
+    units = {'joint_position': 'position [rad]', 'joint_velocity': 'velocity [rad/s]',
+             'joint_effort': 'torque [N·m]'}
     for field, title in titles.items():
+        assert lines[title].ylabel == units[field]
+        assert lines[title].legend == list(msgs[0][1].joint_name)
         for j, name in enumerate(msgs[0][1].joint_name):
             x, y = lines[title][name]
             np.testing.assert_allclose(x, expect_t, rtol=0, atol=1e-9)
