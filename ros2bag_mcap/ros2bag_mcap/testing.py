@@ -32,8 +32,7 @@ def start_hb50_stack(debug_counts=True):
         args = [executable('hb50_nodes', name), '--ros-args', '--params-file', params,
                 '-p', 'physics_engine:=simple']
         if debug_counts and name != 'heartbeat_monitor':
-            # The logger of a node in /hb50 is hb50.<node>.
-            args += ['--log-level', f'hb50.{name}:=debug']
+            args += ['--log-level', f'{name}:=debug']
         procs[name] = start(args)
     return procs
 
