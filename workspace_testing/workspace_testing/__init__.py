@@ -9,6 +9,8 @@ Test-only helpers shared by every package's tests and the benchmarks.
   signal ended it.
 - `shm`: removal of the Fast DDS shared-memory segments a killed process leaves behind.
 - `waiting`: polling with a timeout.
+- `pytest_fixtures`: the `domain_id` fixture (a conftest.py imports it; not imported here,
+  so that using workspace_testing does not import pytest).
 """
 
 from .domain import allocate_domain, isolate, localhost_env, release_domain
