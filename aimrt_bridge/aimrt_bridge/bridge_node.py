@@ -38,10 +38,13 @@ from aimrt_protocols_py.messages import message_class
 from aimrt_protocols_py.ros_cdr import joint_state_to_ros_cdr
 from node_runtime import stop
 from node_runtime.bounded_text import bounded, RateLimiter
+from node_runtime.parameters import declare, on_change, Parameter
 import rclpy
+from rclpy.exceptions import InvalidParameterTypeException, InvalidParameterValueException
 from rclpy.executors import SingleThreadedExecutor
 from rclpy.node import Node
 from rclpy.qos import QoSProfile
+from rclpy.qos_overriding_options import InvalidQosOverridesError, QoSOverridingOptions
 from rclpy.signals import SignalHandlerOptions
 
 # AimRT message kinds published as serialized bytes (same bytes, same errors as to_ros).
@@ -50,43 +53,74 @@ CDR_FORMS = {JointState: joint_state_to_ros_cdr}
 # AimRT message kinds the bridge can receive, by the name used in `state_types`.
 STATE_KINDS = {'JointState': JointState, 'ImuState': ImuState, 'TouchState': TouchState}
 
-# Every parameter with its default, in one place (config/aimrt_bridge.yaml documents them).
-PARAMETERS = {
+# Every parameter with its default and descriptor, in one place (config/aimrt_bridge.yaml
+# lists them with the QoS overrides). accept_unknown_fields and log_period_sec can change at
+# run time (ros2 param set); the rest is read at start-up.
+PARAMETERS = (
     # HTTP server (AimRT -> ROS 2). AimRT's examples use 127.0.0.1:50080.
-    'http_host': '127.0.0.1',
-    'http_port': 50080,
-    # HTTP server limits: worker threads, open connections (more wait in the backlog),
-    # idle keep-alive timeout, time allowed to receive one whole request (headers and
-    # body), largest body (413 above), largest header block (400 above)
-    'http_threads': 4,
-    'http_connection_limit': 64,
-    'http_idle_timeout_sec': 10,
-    'http_request_timeout_sec': 10.0,
-    'http_max_body_bytes': 16 * 1024 * 1024,
-    'http_max_header_bytes': 64 * 1024,
+    Parameter('http_host', '127.0.0.1', 'address the HTTP server (AimRT -> ROS 2) listens '
+              "on; put it in the AimRT publisher's server_url_list"),
+    Parameter('http_port', 50080, 'TCP port of the HTTP server; 0 = any free port',
+              value_range=(0, 65535)),
+    Parameter('http_threads', 4, 'HTTP worker threads running complete requests',
+              value_range=(1, 256)),
+    Parameter('http_connection_limit', 64, 'open HTTP connections at most (more wait in the '
+              'listen backlog)', value_range=(1, None)),
+    Parameter('http_idle_timeout_sec', 10, 'an idle kept-alive connection is closed after '
+              'this long [s, whole seconds]', value_range=(1, None)),
+    Parameter('http_request_timeout_sec', 10.0, 'time to receive one whole request, headers '
+              'and body, before the connection is closed [s]', value_range=(0.001, None)),
+    Parameter('http_max_body_bytes', 16 * 1024 * 1024, 'largest request body (413 above) '
+              '[bytes]', value_range=(1, None)),
+    Parameter('http_max_header_bytes', 64 * 1024, 'largest request header block (400 above) '
+              '[bytes]', value_range=(1, None)),
     # parallel lists: AimRT topic i carries state_types[i] and is republished on ROS topic i
-    'state_aimrt_topics': ['joint_state', 'imu_state', 'touch_state'],
-    'state_types': ['JointState', 'ImuState', 'TouchState'],
-    'state_ros_topics': ['aimrt/joint_states', 'aimrt/imu', 'aimrt/touch'],
+    Parameter('state_aimrt_topics', ['joint_state', 'imu_state', 'touch_state'],
+              'AimRT topics accepted from AimRT publishers (POST /channel/{topic}/{type})',
+              constraints='as many entries as state_types and state_ros_topics'),
+    Parameter('state_types', ['JointState', 'ImuState', 'TouchState'],
+              'AimRT message kind carried by the AimRT topic of the same index',
+              choices=tuple(STATE_KINDS)),
+    Parameter('state_ros_topics', ['aimrt/joint_states', 'aimrt/imu', 'aimrt/touch'],
+              'ROS 2 topic the AimRT topic of the same index is republished on'),
     # parallel lists (ROS 2 -> AimRT): ROS topic i -> AimRT topic i, POSTed to every
     # 'ip:port' in the comma-separated command_addresses[i]
-    'command_ros_topics': ['aimrt/joint_command'],
-    'command_aimrt_topics': ['joint_command'],
-    'command_addresses': ['127.0.0.1:50081'],
-    # AimRT >= 0.10 subscribers expect pb:aimrt.protocols.sensor.JointCommandArray
-    'command_type_name': 'pb:aimrt.protocols.sensor.JointCommand',
-    'command_serialization': 'pb',  # 'pb' or 'json'
-    'http_timeout_sec': 1.0,
-    # commands waiting per target; when a target is slow or dead the oldest are dropped
-    'command_queue_depth': 8,
-    # how often (s) at most one warning per target and reason is logged
-    'log_period_sec': 5.0,
-    # The only data no ROS 2 message can carry: protobuf fields / JSON keys this schema
-    # does not know (e.g. AimRT >= 0.10's Header.sequence_num). false: refuse such a
-    # message (HTTP 422); true: drop them (logged once per topic) and publish the rest.
-    'accept_unknown_fields': True,
-    'qos_depth': 10,
-}
+    Parameter('command_ros_topics', ['aimrt/joint_command'],
+              'ROS 2 topics of aimrt_protocols_msgs/JointCommand forwarded to AimRT',
+              constraints='as many entries as command_aimrt_topics and command_addresses'),
+    Parameter('command_aimrt_topics', ['joint_command'],
+              'AimRT topic the ROS 2 command topic of the same index is POSTed as'),
+    Parameter('command_addresses', ['127.0.0.1:50081'],
+              "comma-separated 'ip:port' list of AimRT http subscribers per command topic"),
+    Parameter('command_type_name', 'pb:aimrt.protocols.sensor.JointCommand',
+              'AimRT type name of the commands sent (AimRT >= 0.10 subscribers expect '
+              'pb:aimrt.protocols.sensor.JointCommandArray)',
+              constraints='a JointCommand type name'),
+    Parameter('command_serialization', 'pb', 'body of the commands sent: protobuf or JSON',
+              choices=('pb', 'json')),
+    Parameter('http_timeout_sec', 1.0, 'timeout of one command POST to a target [s]',
+              value_range=(0.001, None)),
+    Parameter('command_queue_depth', 8, 'commands waiting per target; when a target is slow '
+              'or dead the oldest are dropped', value_range=(1, None)),
+    Parameter('log_period_sec', 5.0, 'at most one warning per target and reason in this '
+              'period [s] (changeable at run time)', read_only=False,
+              value_range=(0.0, None)),
+    Parameter('accept_unknown_fields', True, 'protobuf fields / JSON keys this schema does '
+              "not know (e.g. AimRT >= 0.10's Header.sequence_num): true drops them (logged "
+              'once per topic) and publishes the rest, false refuses the message with HTTP '
+              '422 (changeable at run time)', read_only=False),
+)
+
+
+def default_qos():
+    """
+    Return the QoS of every publisher and subscription: keep last 10, reliable, volatile.
+
+    History, depth and reliability can be overridden per topic from a parameters file
+    (qos_overrides./<topic>.publisher.reliability, .subscription.depth, ...: rclpy's
+    QoSOverridingOptions). A fresh profile each time: rclpy writes the overrides into it.
+    """
+    return QoSProfile(depth=10)
 
 
 class ConfigError(ValueError):
@@ -110,50 +144,25 @@ class AimrtBridge(Node):
 
     def __init__(self):
         super().__init__('aimrt_bridge')
-        for name, default in PARAMETERS.items():
-            self.declare_parameter(name, default)
-        p = {name: self.get_parameter(name).value for name in PARAMETERS}
-        self._accepted = (frozenset({conversions.LOSS_UNKNOWN_FIELDS})
-                          if p['accept_unknown_fields'] else frozenset())
+        p = declare(self, PARAMETERS)
+        self._accepted = self._accepted_losses(p['accept_unknown_fields'])
         self._warned = set()
         self._warn_lock = threading.Lock()
         self._limiter = RateLimiter(period_s=float(p['log_period_sec']))
         self._limiter_lock = threading.Lock()
-        qos = QoSProfile(depth=p['qos_depth'])
-
-        self._routes = {}
-        lists = (p['state_aimrt_topics'], p['state_types'], p['state_ros_topics'])
-        if len({len(x) for x in lists}) != 1:
-            raise ConfigError('state_aimrt_topics, state_types, state_ros_topics differ in length')
-        for aimrt_topic, kind, ros_topic in zip(*lists):
-            if kind not in STATE_KINDS:
-                raise ConfigError(f'state type {kind!r} is not one of {sorted(STATE_KINDS)}')
-            cls = STATE_KINDS[kind]
-            ros_cls, to_ros, _ = conversions.ROS_FORMS[cls]
-            self._routes[aimrt_topic] = StateRoute(
-                aimrt_topic, cls, self.create_publisher(ros_cls, ros_topic, qos), to_ros)
-
-        lists = (p['command_ros_topics'], p['command_aimrt_topics'], p['command_addresses'])
-        if len({len(x) for x in lists}) != 1:
-            raise ConfigError('command_ros_topics, command_aimrt_topics, command_addresses '
-                              'differ in length')
-        if message_class(p['command_type_name']) is not JointCommand:
-            raise ConfigError(f"command_type_name {p['command_type_name']!r} is not a "
-                              'JointCommand type')
-        if p['command_serialization'] not in ('pb', 'json'):
-            raise ConfigError("command_serialization must be 'pb' or 'json'")
-        self._command_type = p['command_type_name']
-        self._command_serialization = p['command_serialization']
+        on_change(self, PARAMETERS, self._apply)
         self._http_targets = []
-        for ros_topic, aimrt_topic, addresses in zip(*lists):
-            targets = [CommandTarget(ChannelPublisher(a, p['http_timeout_sec']),
-                                     depth=int(p['command_queue_depth']),
-                                     on_event=self._on_target_event)
-                       for a in addresses.split(',') if a.strip()]
-            self._http_targets.extend(targets)
-            self.create_subscription(
-                conversions.ROS_FORMS[JointCommand][0], ros_topic,
-                lambda msg, t=aimrt_topic, ts=targets: self._on_command(msg, t, ts), qos)
+        self._server = None
+        try:
+            self._create_routes(p)
+        except (InvalidParameterTypeException, InvalidParameterValueException,
+                InvalidQosOverridesError) as exc:
+            raise ConfigError(f'qos_overrides: {exc}') from None
+        except RuntimeError as exc:
+            if 'QoS override' not in str(exc):
+                raise
+            # rclpy: 'Unexpected QoS override for policy `reliability`: `x`'
+            raise ConfigError(str(exc)) from None
 
         self._server = ChannelServer(
             p['http_host'], p['http_port'], self._on_http_message,
@@ -165,7 +174,59 @@ class AimrtBridge(Node):
         self._server.start()
         self.get_logger().info(
             f"AimRT http channel subscriber on {p['http_host']}:{self._server.port} for "
-            f'{sorted(self._routes)}; commands {lists[0]} -> {lists[2]}')
+            f"{sorted(self._routes)}; commands {p['command_ros_topics']} -> "
+            f"{p['command_addresses']}")
+
+    @staticmethod
+    def _accepted_losses(accept_unknown_fields):
+        return (frozenset({conversions.LOSS_UNKNOWN_FIELDS}) if accept_unknown_fields
+                else frozenset())
+
+    def _apply(self, changes):
+        """Take over run-time parameter changes (the next message or warning uses them)."""
+        if 'accept_unknown_fields' in changes:
+            self._accepted = self._accepted_losses(changes['accept_unknown_fields'])
+        if 'log_period_sec' in changes:
+            with self._limiter_lock:
+                self._limiter.period = float(changes['log_period_sec'])
+        self.get_logger().info('parameters changed: ' + ', '.join(
+            f'{name}={value}' for name, value in sorted(changes.items())))
+
+    def _create_routes(self, p):
+        """Create the publishers of the state routes and the subscriptions of the commands."""
+        options = QoSOverridingOptions.with_default_policies()
+
+        self._routes = {}
+        lists = (p['state_aimrt_topics'], p['state_types'], p['state_ros_topics'])
+        if len({len(x) for x in lists}) != 1:
+            raise ConfigError('state_aimrt_topics, state_types, state_ros_topics differ in length')
+        for aimrt_topic, kind, ros_topic in zip(*lists):     # kinds: checked by declare()
+            cls = STATE_KINDS[kind]
+            ros_cls, to_ros, _ = conversions.ROS_FORMS[cls]
+            self._routes[aimrt_topic] = StateRoute(
+                aimrt_topic, cls, self.create_publisher(
+                    ros_cls, ros_topic, default_qos(), qos_overriding_options=options),
+                to_ros)
+
+        lists = (p['command_ros_topics'], p['command_aimrt_topics'], p['command_addresses'])
+        if len({len(x) for x in lists}) != 1:
+            raise ConfigError('command_ros_topics, command_aimrt_topics, command_addresses '
+                              'differ in length')
+        if message_class(p['command_type_name']) is not JointCommand:
+            raise ConfigError(f"command_type_name {p['command_type_name']!r} is not a "
+                              'JointCommand type')
+        self._command_type = p['command_type_name']
+        self._command_serialization = p['command_serialization']
+        for ros_topic, aimrt_topic, addresses in zip(*lists):
+            targets = [CommandTarget(ChannelPublisher(a, p['http_timeout_sec']),
+                                     depth=int(p['command_queue_depth']),
+                                     on_event=self._on_target_event)
+                       for a in addresses.split(',') if a.strip()]
+            self._http_targets.extend(targets)
+            self.create_subscription(
+                conversions.ROS_FORMS[JointCommand][0], ros_topic,
+                lambda msg, t=aimrt_topic, ts=targets: self._on_command(msg, t, ts),
+                default_qos(), qos_overriding_options=options)
 
     # ------------------------------------------------------------ AimRT -> ROS 2
     def _on_http_message(self, topic, msg_type, content_type, body):
@@ -277,7 +338,8 @@ class AimrtBridge(Node):
 
     def destroy_node(self):
         """Stop the HTTP server and the command workers, then destroy the node."""
-        self._server.stop()
+        if self._server is not None:
+            self._server.stop()
         for target in self._http_targets:
             target.stop(timeout=0.5)
         return super().destroy_node()

@@ -12,3 +12,5 @@ import sys
 
 _SOURCE_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path[:] = [p for p in sys.path if os.path.abspath(p or os.curdir) != _SOURCE_ROOT]
+
+from workspace_testing.pytest_fixtures import domain_id  # noqa: E402,F401 (after the path fix)

@@ -3,27 +3,33 @@
 End to end: the installed bridge node against an independent AimRT peer.
 
 The peer is aimrt_peer.py (standard library only); both directions, protobuf and JSON.
+Also: the shipped config file, run-time parameter sets (and refusals of read-only ones),
+a QoS override from a parameters file as discovery reports it, and use_sim_time.
+Processes and the DDS domain come from workspace_testing.
 """
 import json
 import os
-import random
-import signal
 import socket
-import subprocess
 import time
 
 import aimrt_peer as peer
 from aimrt_protocols_msgs.msg import JointCommand as RosJointCommand
 from aimrt_protocols_msgs.msg import TouchState as RosTouchState
-from ament_index_python.packages import get_package_prefix
+from ament_index_python.packages import get_package_share_directory
 import pytest
 import rclpy
-from rclpy.qos import QoSProfile
+from rclpy.parameter import Parameter
+from rclpy.parameter_client import AsyncParameterClient
+from rclpy.qos import QoSProfile, ReliabilityPolicy
+from rclpy.time import Time
+from rosgraph_msgs.msg import Clock
 from sensor_msgs.msg import Imu, JointState
+import workspace_testing as wt
 
-DOMAIN_ID = random.randint(60, 69)
 WAIT_SEC = 60.0  # bound for discovery/start-up on a loaded machine; tests end once data arrives
-BRIDGE_LOGS = {}  # port of the module's bridge -> its log file
+SHIPPED_CONFIG = os.path.join(get_package_share_directory('aimrt_bridge'), 'config',
+                              'aimrt_bridge.yaml')
+MAIN_NODE = 'aimrt_bridge_main'   # the module's bridge, by a name no other bridge here has
 
 
 def free_port():
@@ -32,51 +38,39 @@ def free_port():
         return s.getsockname()[1]
 
 
-def ros_env():
-    env = dict(os.environ)
-    env['ROS_DOMAIN_ID'] = str(DOMAIN_ID)
-    env['ROS_AUTOMATIC_DISCOVERY_RANGE'] = 'LOCALHOST'
-    return env
+def accepting(port):
+    try:
+        socket.create_connection(('127.0.0.1', port), timeout=0.5).close()
+        return True
+    except OSError:
+        return False
 
 
-def start_bridge(tmp_path, name, **params):
-    exe = os.path.join(get_package_prefix('aimrt_bridge'), 'lib', 'aimrt_bridge',
-                       'aimrt_bridge_node')
+def start_bridge(tmp_path, name, domain, *, files=(), ros_args=(), **params):
+    """Start the bridge with `files` then `params` as parameters files; wait for its server."""
     cfg = tmp_path / f'{name}.yaml'
-    cfg.write_text(json.dumps({'aimrt_bridge': {'ros__parameters': params}}))  # JSON is YAML
-    log = open(tmp_path / f'{name}.log', 'w')
-    proc = subprocess.Popen([exe, '--ros-args', '--params-file', str(cfg)],
-                            env=ros_env(), stdout=log, stderr=subprocess.STDOUT)
-    deadline = time.monotonic() + WAIT_SEC
-    while True:  # ready when its HTTP server accepts connections
-        try:
-            socket.create_connection(('127.0.0.1', params['http_port']), timeout=0.5).close()
-            break
-        except OSError:
-            assert proc.poll() is None, (tmp_path / f'{name}.log').read_text()
-            assert time.monotonic() < deadline, 'bridge HTTP server did not come up'
-            time.sleep(0.1)
-    return proc, log
+    cfg.write_text(json.dumps({'/**': {'ros__parameters': params}}))  # JSON is YAML
+    args = [wt.executable('aimrt_bridge', 'aimrt_bridge_node'), '--ros-args']
+    for f in (*files, cfg):
+        args += ['--params-file', str(f)]
+    proc = wt.start(args + list(ros_args), env=wt.localhost_env(domain))
+    # ready when its HTTP server accepts connections
+    wt.wait_for(lambda: proc.poll() is not None or accepting(params['http_port']), WAIT_SEC)
+    assert proc.poll() is None and accepting(params['http_port']), proc.output()
+    return proc
 
 
-def stop(proc, log):
-    """Ctrl-C the bridge; return its exit code (always reaped, killed if it hangs)."""
-    if proc.poll() is None:
-        proc.send_signal(signal.SIGINT)
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(timeout=10)
-    log.close()
-    return proc.returncode
+def stopped_cleanly(proc):
+    """Ctrl-C the bridge; True if it exited 0 on that signal without a traceback."""
+    result = wt.stop(proc)
+    assert 'Traceback' not in result.output, result.output
+    return result.returncode == 0
 
 
 @pytest.fixture(scope='module')
-def ros_node():
-    os.environ.update(ROS_DOMAIN_ID=str(DOMAIN_ID), ROS_AUTOMATIC_DISCOVERY_RANGE='LOCALHOST')
+def ros_node(domain_id):
     context = rclpy.Context()
-    rclpy.init(context=context)
+    rclpy.init(context=context, domain_id=domain_id)
     node = rclpy.create_node('aimrt_bridge_test', context=context)
     executor = rclpy.executors.SingleThreadedExecutor(context=context)
     executor.add_node(node)
@@ -93,13 +87,19 @@ def aimrt_sub():
     sub.close()
 
 
+class Bridge:
+    """The module's bridge: its HTTP port and process."""
+
+    def __init__(self, port, proc):
+        self.port, self.proc = port, proc
+
+
 @pytest.fixture(scope='module')
-def bridge(tmp_path_factory, aimrt_sub):
+def bridge(tmp_path_factory, aimrt_sub, domain_id):
     port = free_port()
-    folder = tmp_path_factory.mktemp('bridge')
-    BRIDGE_LOGS[port] = folder / 'pb.log'
-    proc, log = start_bridge(
-        folder, 'pb', http_port=port,
+    proc = start_bridge(
+        tmp_path_factory.mktemp('bridge'), 'pb', domain_id,
+        ros_args=['-r', f'__node:={MAIN_NODE}'], http_port=port,
         state_aimrt_topics=['sim/joint_state', 'imu', 'touch'],
         state_types=['JointState', 'ImuState', 'TouchState'],
         state_ros_topics=['t/joint_states', 't/imu', 't/touch'],
@@ -107,13 +107,16 @@ def bridge(tmp_path_factory, aimrt_sub):
         command_addresses=[f'127.0.0.1:{aimrt_sub.port}'], command_serialization='pb',
         # explicit: the AimRT >= 0.10 messages below carry sequence_num
         accept_unknown_fields=True)
-    yield port
-    stop(proc, log)
+    yield Bridge(port, proc)
+    assert stopped_cleanly(proc)
 
 
-def test_default_config_bridges_aimrt_010_dropping_unknown_fields_with_a_log(tmp_path):
+def test_shipped_config_bridges_aimrt_010_dropping_unknown_fields_with_a_log(
+        tmp_path, domain_id, ros_node):
     port = free_port()
-    proc, log = start_bridge(tmp_path, 'defaults', http_port=port)  # every other default
+    # the installed config file as shipped (every default), only the port moved
+    proc = start_bridge(tmp_path, 'defaults', domain_id, files=[SHIPPED_CONFIG],
+                        http_port=port)
     try:
         state = 'pb:aimrt.protocols.sensor.JointState'
         # AimRT >= 0.10 Header.sequence_num has no ROS 2 field: dropped, and said so
@@ -122,16 +125,18 @@ def test_default_config_bridges_aimrt_010_dropping_unknown_fields_with_a_log(tmp
         as_json = json.dumps({'header': {'time_stamp': '1', 'sequence_num': '7'}})
         assert peer.post(port, 'joint_state', state, as_json.encode(),
                          'application/json')[0] == 200
+        # its qos_overrides entries are taken: the offered QoS is the one they state
+        assert offered(ros_node, '/aimrt/joint_states') == [ReliabilityPolicy.RELIABLE]
     finally:
-        assert stop(proc, log) == 0
-    text = (tmp_path / 'defaults.log').read_text()
-    assert 'Traceback' not in text
+        assert stopped_cleanly(proc)
+    text = proc.output()
     assert text.count('dropping unknown_fields') == 1, text  # logged once per topic
 
 
-def test_refusing_unknown_fields_and_stopping_cleanly_on_sigint(tmp_path):
+def test_refusing_unknown_fields_and_stopping_cleanly_on_sigint(tmp_path, domain_id):
     port = free_port()
-    proc, log = start_bridge(tmp_path, 'sigint', http_port=port, accept_unknown_fields=False)
+    proc = start_bridge(tmp_path, 'sigint', domain_id, http_port=port,
+                        accept_unknown_fields=False)
     try:
         state = 'pb:aimrt.protocols.sensor.JointState'
         assert peer.post(port, 'joint_state', state, joint_state_pb(seq=7),
@@ -146,15 +151,112 @@ def test_refusing_unknown_fields_and_stopping_cleanly_on_sigint(tmp_path):
         assert peer.post(port, 'joint_state', state, b'{"header": {"time_stamp": "1"}}',
                          'application/json')[0] == 200
     finally:
-        assert stop(proc, log) == 0
-    assert 'Traceback' not in (tmp_path / 'sigint.log').read_text()
+        assert stopped_cleanly(proc)
 
 
-def receive(ros_node, msg_type, topic, send):
+def offered(ros_node, topic, count=1):
+    """Reliability of each publisher of `topic`, as discovery reports it (waits for count)."""
+    node, _ = ros_node
+    infos = wt.wait_for(lambda: (lambda i: i if len(i) >= count else None)(
+        node.get_publishers_info_by_topic(topic)), WAIT_SEC)
+    assert infos, f'no publisher of {topic}'
+    return [i.qos_profile.reliability for i in infos]
+
+
+def call(ros_node, future):
+    executor = ros_node[1]
+    executor.spin_until_future_complete(future, timeout_sec=WAIT_SEC)
+    assert future.done(), 'no answer from the parameter service'
+    return future.result()
+
+
+@pytest.fixture(scope='module')
+def params(bridge, ros_node):
+    """Return a parameter client of the module's bridge."""
+    client = AsyncParameterClient(ros_node[0], MAIN_NODE)
+    assert client.wait_for_services(timeout_sec=WAIT_SEC)
+    return client
+
+
+def test_parameters_are_described_and_start_up_ones_are_read_only(bridge, ros_node, params):
+    descriptors = call(ros_node, params.describe_parameters(
+        ['http_port', 'log_period_sec', 'accept_unknown_fields'])).descriptors
+    port, period, accept = descriptors
+    assert port.read_only and 'TCP port' in port.description
+    assert (port.integer_range[0].from_value, port.integer_range[0].to_value) == (0, 65535)
+    assert not period.read_only and '[s]' in period.description
+    assert not accept.read_only and '422' in accept.description
+    # a start-up parameter (and a QoS override) cannot be set at run time
+    for name, value in (('http_port', 1234), ('command_queue_depth', 3),
+                        ('qos_overrides./t/imu.publisher.depth', 5)):
+        result = call(ros_node, params.set_parameters([Parameter(name, value=value)]))
+        assert not result.results[0].successful, name
+        assert 'read-only' in result.results[0].reason, result.results[0].reason
+    assert accepting(bridge.port)
+    # out of range: refused with the reason
+    result = call(ros_node, params.set_parameters([Parameter('log_period_sec', value=-1.0)]))
+    assert not result.results[0].successful
+    assert 'out of range' in result.results[0].reason, result.results[0].reason
+
+
+def test_accept_unknown_fields_set_at_run_time_takes_effect(bridge, ros_node, params):
+    state = 'pb:aimrt.protocols.sensor.JointState'
+    try:
+        result = call(ros_node, params.set_parameters(
+            [Parameter('accept_unknown_fields', value=False)]))
+        assert result.results[0].successful, result.results[0].reason
+        assert peer.post(bridge.port, 'sim/joint_state', state, joint_state_pb(seq=7),
+                         'application/protobuf')[0] == 422
+    finally:
+        result = call(ros_node, params.set_parameters(
+            [Parameter('accept_unknown_fields', value=True)]))
+    assert result.results[0].successful
+    assert peer.post(bridge.port, 'sim/joint_state', state, joint_state_pb(seq=7),
+                     'application/protobuf')[0] == 200
+
+
+def test_qos_override_and_use_sim_time(tmp_path, domain_id, ros_node):
+    """
+    A qos_overrides entry of a parameters file changes the offered QoS of that topic only.
+
+    With use_sim_time:=true and /clock at 1000 s the bridge runs on /clock (it subscribes
+    to it) and its stamps stay the ones the AimRT message carries: the bridge stamps
+    nothing with a local time.
+    """
+    node = ros_node[0]
+    port = free_port()
+    clock = node.create_publisher(Clock, '/clock', 10)
+    clock.publish(Clock(clock=Time(seconds=1000).to_msg()))
+    proc = start_bridge(
+        tmp_path, 'qos', domain_id, ros_args=['-r', '__node:=aimrt_bridge_qos'],
+        http_port=port, use_sim_time=True, state_aimrt_topics=['js', 'imu'],
+        state_types=['JointState', 'ImuState'], state_ros_topics=['q/joint_states', 'q/imu'],
+        **{'qos_overrides./q/joint_states.publisher.reliability': 'best_effort',
+           'qos_overrides./q/joint_states.publisher.depth': 3})
+    try:
+        assert offered(ros_node, '/q/joint_states') == [ReliabilityPolicy.BEST_EFFORT]
+        assert offered(ros_node, '/q/imu') == [ReliabilityPolicy.RELIABLE]
+        assert wt.wait_for(lambda: any(i.node_name == 'aimrt_bridge_qos' for i in
+                                       node.get_subscriptions_info_by_topic('/clock')),
+                           WAIT_SEC), 'the bridge does not follow /clock'
+
+        def send():
+            clock.publish(Clock(clock=Time(seconds=1000).to_msg()))
+            assert peer.post(port, 'js', 'pb:aimrt.protocols.sensor.JointState',
+                             joint_state_pb(seq=None), 'application/protobuf')[0] == 200
+        msg = receive(ros_node, JointState, 'q/joint_states', send,
+                      QoSProfile(depth=50, reliability=ReliabilityPolicy.BEST_EFFORT))[0]
+        assert (msg.header.stamp.sec, msg.header.stamp.nanosec) == (1_700_000_000, 123)
+    finally:
+        node.destroy_publisher(clock)
+        assert stopped_cleanly(proc)
+
+
+def receive(ros_node, msg_type, topic, send, qos=None):
     """Subscribe, then call send() until a message arrives; return the messages."""
     node, executor = ros_node
     got = []
-    sub = node.create_subscription(msg_type, topic, got.append, QoSProfile(depth=50))
+    sub = node.create_subscription(msg_type, topic, got.append, qos or QoSProfile(depth=50))
     try:
         deadline = time.monotonic() + WAIT_SEC
         while not got:
@@ -181,7 +283,7 @@ def test_joint_state_pb_seed_type_name(bridge, ros_node):
     statuses = []
 
     def send():
-        statuses.append(peer.post(bridge, 'sim/joint_state',
+        statuses.append(peer.post(bridge.port, 'sim/joint_state',
                                   'pb:aimrt.protocols.sensor.JointState',
                                   joint_state_pb(seq=7), 'application/protobuf'))
     msg = receive(ros_node, JointState, 't/joint_states', send)[0]
@@ -199,7 +301,8 @@ def test_joint_state_json_array_type_name_camel_case(bridge, ros_node):
                                    'effort': -3.0}]}).encode()
 
     def send():
-        assert peer.post(bridge, 'sim/joint_state', 'pb:aimrt.protocols.sensor.JointStateArray',
+        assert peer.post(bridge.port, 'sim/joint_state',
+                         'pb:aimrt.protocols.sensor.JointStateArray',
                          body, 'application/json')[0] == 200
     msg = receive(ros_node, JointState, 't/joint_states', send)[0]
     assert msg.name == ['knee'] and list(msg.position) == [1.25] and list(msg.effort) == [-3.0]
@@ -216,7 +319,7 @@ def test_imu_pb(bridge, ros_node):
             peer.field_bytes(6, peer.field_double(3, 9.81)))
 
     def send():
-        assert peer.post(bridge, 'imu', 'pb:aimrt.protocols.sensor.ImuState', body,
+        assert peer.post(bridge.port, 'imu', 'pb:aimrt.protocols.sensor.ImuState', body,
                          'application/protobuf')[0] == 200
     msg = receive(ros_node, Imu, 't/imu', send)[0]
     o = msg.orientation
@@ -240,7 +343,7 @@ def test_touch_json_and_pb(bridge, ros_node, type_name):
              peer.field_bytes(3, peer.packed_varints(1, [300])) + peer.field_bytes(3, b''))
     for body, ctype in ((as_json, 'application/json'), (as_pb, 'application/protobuf')):
         def send():
-            assert peer.post(bridge, 'touch', type_name, body, ctype)[0] == 200
+            assert peer.post(bridge.port, 'touch', type_name, body, ctype)[0] == 200
         msg = receive(ros_node, RosTouchState, 't/touch', send)[0]
         assert (msg.header.stamp.sec, msg.header.stamp.nanosec) == (3, 1)
         assert msg.header.frame_id == 'hand'
@@ -264,15 +367,15 @@ def test_touch_json_and_pb(bridge, ros_node, type_name):
 ])
 def test_bad_input_is_refused_and_not_published(bridge, ros_node, topic, type_name, body,
                                                 ctype, status):
-    assert peer.post(bridge, topic, type_name, body, ctype)[0] == status
+    assert peer.post(bridge.port, topic, type_name, body, ctype)[0] == status
     # a good message sent after the bad one is the first thing to arrive
     good = joint_state_pb(seq=None)
     sent = []
 
     def send():
         if not sent:
-            sent.append(peer.post(bridge, topic, type_name, body, ctype)[0])
-        peer.post(bridge, 'sim/joint_state', 'pb:aimrt.protocols.sensor.JointState', good,
+            sent.append(peer.post(bridge.port, topic, type_name, body, ctype)[0])
+        peer.post(bridge.port, 'sim/joint_state', 'pb:aimrt.protocols.sensor.JointState', good,
                   'application/protobuf')
     msgs = receive(ros_node, JointState, 't/joint_states', send)
     assert sent == [status]
@@ -349,17 +452,15 @@ def test_command_to_aimrt_pb_keeps_header(bridge, ros_node, aimrt_sub):
         assert frame_id == 'pelvis'
         check_joints(joints)
     # they reached the bridge and were refused with a reason
-    deadline = time.monotonic() + WAIT_SEC
-    while 'joint command not sent' not in BRIDGE_LOGS[bridge].read_text():
-        assert time.monotonic() < deadline, 'bridge logged no refused command'
-        time.sleep(0.1)
+    assert wt.wait_for(lambda: 'joint command not sent' in bridge.proc.output(), WAIT_SEC), \
+        'bridge logged no refused command'
 
 
-def test_command_empty_optional_arrays_are_zero(tmp_path, ros_node):
+def test_command_empty_optional_arrays_are_zero(tmp_path, domain_id, ros_node):
     sub = peer.AimrtSubscriber()
     port = free_port()
-    proc, log = start_bridge(
-        tmp_path, 'zero', http_port=port, state_aimrt_topics=['unused'],
+    proc = start_bridge(
+        tmp_path, 'zero', domain_id, http_port=port, state_aimrt_topics=['unused'],
         state_types=['JointState'], state_ros_topics=['t/unused_zero'],
         command_ros_topics=['t/joint_command_zero'], command_aimrt_topics=['cmd'],
         command_addresses=[f'127.0.0.1:{sub.port}'])
@@ -376,7 +477,7 @@ def test_command_empty_optional_arrays_are_zero(tmp_path, ros_node):
         body = sub.requests.get_nowait()[2]
     finally:
         node.destroy_publisher(pub)
-        stop(proc, log)
+        assert stopped_cleanly(proc)
         sub.close()
     stamp, frame_id, joints = parse_pb_command(body)
     assert (stamp, frame_id) == (0, '')  # header as published: unset
@@ -384,11 +485,11 @@ def test_command_empty_optional_arrays_are_zero(tmp_path, ros_node):
                        'stiffness': 0.0, 'damping': 0.0}]
 
 
-def test_command_to_aimrt_json_array_type(tmp_path, ros_node):
+def test_command_to_aimrt_json_array_type(tmp_path, domain_id, ros_node):
     sub = peer.AimrtSubscriber()
     port = free_port()
-    proc, log = start_bridge(
-        tmp_path, 'json', http_port=port, state_aimrt_topics=['unused'],
+    proc = start_bridge(
+        tmp_path, 'json', domain_id, http_port=port, state_aimrt_topics=['unused'],
         state_types=['JointState'], state_ros_topics=['t/unused'],
         command_ros_topics=['t/joint_command_json'],
         command_aimrt_topics=['cmd'], command_addresses=[f'127.0.0.1:{sub.port}'],
@@ -397,7 +498,7 @@ def test_command_to_aimrt_json_array_type(tmp_path, ros_node):
     try:
         path, ctype, body = wait_request(ros_node, sub, 't/joint_command_json')[0]
     finally:
-        stop(proc, log)
+        assert stopped_cleanly(proc)
         sub.close()
     assert path == '/channel/cmd/pb%3Aaimrt.protocols.sensor.JointCommandArray'
     assert ctype == 'application/json'

@@ -10,31 +10,28 @@ The bridge node against hostile AimRT bodies, and stopped by signals at any mome
 """
 
 import json
-import os
-import random
 import signal
 import socket
-import subprocess
 import time
 
 from aimrt_bridge.bridge_node import AimrtBridge
 from aimrt_protocols_py import codec
 from aimrt_protocols_py.messages import ImuState, JointState, TouchState
-from ament_index_python.packages import get_package_prefix
 from hypothesis import given, HealthCheck, settings
 from hypothesis import strategies as st
 import pytest
 import rclpy
+import workspace_testing as wt
 
-EXE = os.path.join(get_package_prefix('aimrt_bridge'), 'lib', 'aimrt_bridge', 'aimrt_bridge_node')
+EXE = wt.executable('aimrt_bridge', 'aimrt_bridge_node')
 WAIT = 60.0  # upper bound for start-up on a loaded machine, not a budget
 TYPES = {'joint_state': JointState, 'imu_state': ImuState, 'touch_state': TouchState}
 
 
 @pytest.fixture(scope='module')
-def node():
+def node(domain_id):
     context = rclpy.Context()
-    rclpy.init(context=context, domain_id=random.randint(60, 69), args=[
+    rclpy.init(context=context, domain_id=domain_id, args=[
         '--ros-args', '-p', 'http_port:=0', '-p', 'command_addresses:=["127.0.0.1:9"]'])
     bridge = None
     try:
@@ -130,34 +127,26 @@ def _free_port():
 
 @pytest.mark.parametrize('sig, moments', [
     (signal.SIGINT, ('imports', 'steady')), (signal.SIGTERM, ('start-up', 'steady'))])
-def test_signal_at_any_moment_exits_0_without_traceback(sig, moments):
+def test_signal_at_any_moment_exits_0_without_traceback(domain_id, sig, moments):
     # 'imports': right after the launcher installed its handlers (its first lines);
     # 'start-up': 0.4 s later; 'steady': once the HTTP server accepts connections.
     for moment in moments:
         port = _free_port()
-        env = dict(os.environ, ROS_DOMAIN_ID=str(random.randint(60, 69)),
-                   ROS_AUTOMATIC_DISCOVERY_RANGE='LOCALHOST')
-        proc = subprocess.Popen([EXE, '--ros-args', '-p', 'http_port:=%d' % port], env=env,
-                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        proc = wt.start([EXE, '--ros-args', '-p', 'http_port:=%d' % port],
+                        env=wt.localhost_env(domain_id))
         _wait_for_handlers(proc)
         if moment == 'start-up':
             time.sleep(0.4)
         elif moment == 'steady':
-            deadline = time.monotonic() + WAIT
-            while True:
+            def up():
                 try:
                     socket.create_connection(('127.0.0.1', port), timeout=0.5).close()
-                    break
+                    return True
                 except OSError:
-                    assert proc.poll() is None and time.monotonic() < deadline
-                    time.sleep(0.05)
-        proc.send_signal(sig)
-        try:
-            out, _ = proc.communicate(timeout=WAIT)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            out, _ = proc.communicate()
-            pytest.fail('bridge ignored %s at %s' % (sig.name, moment))
-        text = out.decode('utf-8', 'replace')
-        assert proc.returncode == 0, (moment, proc.returncode, text[-2000:])
-        assert 'Traceback' not in text, (moment, text[-2000:])
+                    return proc.poll() is not None
+            assert wt.wait_for(up, WAIT) and proc.poll() is None, proc.output()
+        result = wt.stop(proc, timeout=WAIT, first=sig)
+        assert result.signal == sig, ('bridge ignored %s at %s' % (sig.name, moment),
+                                      result.output[-2000:])
+        assert result.returncode == 0, (moment, result.returncode, result.output[-2000:])
+        assert 'Traceback' not in result.output, (moment, result.output[-2000:])
