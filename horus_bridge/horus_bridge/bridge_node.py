@@ -21,30 +21,67 @@ from horus_msg_py.ros_cdr import CDR_ENCODERS
 from horus_msg_py.ros_conversions import CONVERTERS
 from node_runtime import stop
 from node_runtime.bounded_text import bounded, RateLimiter
+from node_runtime.parameters import declare, on_change, Parameter
 import rclpy
+from rclpy.clock import Clock, ClockType
+from rclpy.exceptions import InvalidParameterTypeException, InvalidParameterValueException
 from rclpy.executors import SingleThreadedExecutor
 from rclpy.node import Node
+from rclpy.qos import DurabilityPolicy, HistoryPolicy, QoSProfile, ReliabilityPolicy
+from rclpy.qos_overriding_options import InvalidQosOverridesError, QoSOverridingOptions
 from rclpy.signals import SignalHandlerOptions
 
 from .mapping import parse_horus_to_ros, parse_ros_to_horus
-from .qos import bridge_qos
 
-#: Every parameter with its default, declared in one place.
-PARAMETERS = {
-    'horus_namespace': '',              # '' = $HORUS_NAMESPACE or "default"
-    'horus_to_ros': [''],               # TYPE:horus_topic:ros_topic[:frame_id]
-    'ros_to_horus': [''],               # TYPE:ros_topic:horus_topic
-    'default_frame_id': '',             # ROS frame_id for HORUS types without one
-    'horus_start': 'latest',            # 'latest' or 'oldest' (replay the ring)
-    'poll_period_s': 0.002,
-    'reopen_period_s': 0.5,             # retry missing / re-created HORUS topics
-    'max_per_poll': 256,
-    'qos_depth': 10,
-    'qos_reliability': 'reliable',
-    'drop_intensities': False,          # LaserScan intensities -> HORUS: refuse by default
-    'battery_not_charging_as': 'error',  # or a HORUS status name: unknown/discharging/...
-    'horus_capacity': 1024,             # ring size when the bridge creates a HORUS topic
-}
+#: How a ROS BatteryState NOT_CHARGING is written to HORUS: refused, or as this status.
+NOT_CHARGING_CHOICES = ('error',) + tuple(s.name.lower() for s in PowerSupplyStatus)
+
+#: Every parameter with its default and descriptor, in one place (config/horus_bridge.yaml
+#: lists them with the QoS overrides). poll_period_s, max_per_poll, drop_intensities and
+#: battery_not_charging_as can change at run time (ros2 param set); the rest is read at
+#: start-up.
+PARAMETERS = (
+    Parameter('horus_namespace', '', 'HORUS namespace of the topic files; empty: '
+              '$HORUS_NAMESPACE, else "default"'),
+    Parameter('horus_to_ros', [], 'HORUS -> ROS 2 routes, TYPE:horus_topic:ros_topic'
+              '[:frame_id] (frame_id for HORUS types without one); empty entries are skipped',
+              value_type='string_array'),
+    Parameter('ros_to_horus', [], 'ROS 2 -> HORUS routes, TYPE:ros_topic:horus_topic; empty '
+              'entries are skipped', value_type='string_array'),
+    Parameter('default_frame_id', '', 'ROS frame_id for HORUS types without one, when the '
+              'route names none'),
+    Parameter('horus_start', 'latest', 'where reading a HORUS ring starts: its newest '
+              'message, or the oldest one still in the ring (replay)',
+              choices=('latest', 'oldest')),
+    Parameter('poll_period_s', 0.002, 'period of the HORUS polls, a steady (wall) clock '
+              'also under use_sim_time [s] (changeable at run time)', read_only=False,
+              value_range=(0.0001, 10.0)),
+    Parameter('reopen_period_s', 0.5, 'retry period for missing, broken or re-created HORUS '
+              'topics [s]', value_range=(0.001, 3600.0)),
+    Parameter('max_per_poll', 256, 'messages read per HORUS topic and poll at most '
+              '(changeable at run time)', read_only=False, value_range=(1, None)),
+    Parameter('drop_intensities', False, 'ROS LaserScan -> HORUS: drop intensities (HORUS '
+              'has no field for them) instead of refusing such a scan (changeable at run '
+              'time)', read_only=False),
+    Parameter('battery_not_charging_as', 'error', 'ROS BatteryState NOT_CHARGING -> HORUS: '
+              'refuse (error) or write this HORUS status (changeable at run time)',
+              read_only=False, choices=NOT_CHARGING_CHOICES),
+    Parameter('horus_capacity', 1024, 'ring size of the HORUS topics the bridge creates '
+              '[messages]', value_range=(1, 1 << 24), constraints='a power of two'),
+)
+
+
+def default_qos():
+    """
+    Return the QoS of every publisher and subscription: keep last 10, reliable, volatile.
+
+    History, depth and reliability can be overridden per topic from a parameters file
+    (qos_overrides./<topic>.publisher.reliability, .subscription.depth, ...: rclpy's
+    QoSOverridingOptions). A fresh profile each time: rclpy writes the overrides into it.
+    """
+    return QoSProfile(history=HistoryPolicy.KEEP_LAST, depth=10,
+                      reliability=ReliabilityPolicy.RELIABLE,
+                      durability=DurabilityPolicy.VOLATILE)
 
 
 class _Inbound:
@@ -69,34 +106,53 @@ class HorusBridge(Node):
 
     def __init__(self):
         super().__init__('horus_bridge')
-        for name, default in PARAMETERS.items():
-            self.declare_parameter(name, default)
-        p = {name: self.get_parameter(name).value for name in PARAMETERS}
+        p = declare(self, PARAMETERS)
         self._ns = p['horus_namespace'] or None
         self._start = p['horus_start']
-        if self._start not in ('latest', 'oldest'):
-            raise ValueError("horus_start must be 'latest' or 'oldest'")
         self._max_per_poll = int(p['max_per_poll'])
         self._capacity = int(p['horus_capacity'])
         self._from_ros_options = {
             'LaserScan': {'drop_intensities': bool(p['drop_intensities'])},
             'BatteryState': {'not_charging_as': self._not_charging(p['battery_not_charging_as'])},
         }
-        qos = bridge_qos(int(p['qos_depth']), p['qos_reliability'])
         self._limiter = RateLimiter(period_s=1.0)
 
         self._inbound = []
+        self._writers = {}
+        self._writer_routes = {}
+        # rclpy's Node keeps its own subscription list in self._subscriptions: ours has
+        # another name so that destroy_node() still finds and destroys them.
+        self._ros_subscriptions = []
+        try:
+            self._create_routes(p)
+        except (InvalidParameterTypeException, InvalidParameterValueException,
+                InvalidQosOverridesError) as exc:
+            raise ValueError('qos_overrides: %s' % exc) from None
+        except RuntimeError as exc:
+            if 'QoS override' not in str(exc):
+                raise
+            # rclpy: 'Unexpected QoS override for policy `reliability`: `x`'
+            raise ValueError(str(exc)) from None
+
+        # HORUS data arrives in wall time: the polls run on the steady clock, so that they
+        # go on under use_sim_time whatever /clock does (stamps are the HORUS ones).
+        steady = Clock(clock_type=ClockType.STEADY_TIME)
+        self._poll_timer = self.create_timer(float(p['poll_period_s']), self._poll,
+                                             clock=steady)
+        self._reopen_timer = self.create_timer(float(p['reopen_period_s']), self._reopen,
+                                               clock=steady)
+        on_change(self, PARAMETERS, self._apply)
+        self._reopen()
+
+    def _create_routes(self, p):
+        options = QoSOverridingOptions.with_default_policies()
         for route in parse_horus_to_ros(p['horus_to_ros'], p['default_frame_id']):
-            pub = self.create_publisher(CONVERTERS[route.type_name].ros_type, route.ros_topic, qos)
+            pub = self.create_publisher(CONVERTERS[route.type_name].ros_type, route.ros_topic,
+                                        default_qos(), qos_overriding_options=options)
             self._inbound.append(_Inbound(route, pub))
             self.get_logger().info('HORUS %s %r -> ROS %s' % (
                 route.type_name, route.horus_topic, route.ros_topic))
 
-        # rclpy's Node keeps its own subscription list in self._subscriptions: ours has
-        # another name so that destroy_node() still finds and destroys them.
-        self._writers = {}
-        self._writer_routes = {}
-        self._ros_subscriptions = []
         for route in parse_ros_to_horus(p['ros_to_horus']):
             conv = CONVERTERS[route.type_name]
             self._writer_routes[route.horus_topic] = route
@@ -104,23 +160,30 @@ class HorusBridge(Node):
                 conv.horus_type, route.horus_topic, self._ns, capacity=self._capacity)
             self._ros_subscriptions.append(self.create_subscription(
                 conv.ros_type, route.ros_topic,
-                lambda msg, r=route: self._on_ros(r, msg), qos))
+                lambda msg, r=route: self._on_ros(r, msg), default_qos(),
+                qos_overriding_options=options))
             self.get_logger().info('ROS %s %s -> HORUS %r' % (
                 route.type_name, route.ros_topic, route.horus_topic))
 
-        self._poll_timer = self.create_timer(float(p['poll_period_s']), self._poll)
-        self._reopen_timer = self.create_timer(float(p['reopen_period_s']), self._reopen)
-        self._reopen()
+    def _apply(self, changes):
+        """Take over run-time parameter changes (the next poll or message uses them)."""
+        if 'poll_period_s' in changes:
+            self._poll_timer.timer_period_ns = int(changes['poll_period_s'] * 1e9)
+        if 'max_per_poll' in changes:
+            self._max_per_poll = int(changes['max_per_poll'])
+        if 'drop_intensities' in changes:
+            self._from_ros_options['LaserScan'] = {
+                'drop_intensities': bool(changes['drop_intensities'])}
+        if 'battery_not_charging_as' in changes:
+            self._from_ros_options['BatteryState'] = {
+                'not_charging_as': self._not_charging(changes['battery_not_charging_as'])}
+        self.get_logger().info('parameters changed: ' + ', '.join(
+            '%s=%s' % item for item in sorted(changes.items())))
 
     @staticmethod
     def _not_charging(value):
-        if value == 'error':
-            return None
-        try:
-            return PowerSupplyStatus[value.upper()]
-        except KeyError:
-            raise ValueError("battery_not_charging_as must be 'error' or one of %s"
-                             % [s.name.lower() for s in PowerSupplyStatus]) from None
+        """HORUS status for NOT_CHARGING (None: refuse); `value` is one of the choices."""
+        return None if value == 'error' else PowerSupplyStatus[value.upper()]
 
     def _warn(self, key, text):
         """Log a warning at most once a second per key (topic, reason); text is capped."""

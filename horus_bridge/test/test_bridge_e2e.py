@@ -10,40 +10,42 @@ End to end with the real peer (horus-robotics 0.4.1) in its own process.
 import json
 import math
 import os
-import random
 import signal
 import subprocess
 import sys
 import time
 import uuid
 
-from ament_index_python.packages import get_package_prefix
 from horus_msg_py import MESSAGE_TYPES, SENSOR_TYPES, shm
 from horus_msg_py.ros_conversions import CONVERTERS
 from horus_msg_py.testing import peer_samples
 import pytest
 import rclpy
+from rclpy.executors import SingleThreadedExecutor
+import workspace_testing as wt
 
 PEER = [sys.executable, '-m', 'horus_msg_py.testing.horus_peer']
-BRIDGE = os.path.join(get_package_prefix('horus_bridge'), 'lib', 'horus_bridge', 'horus_bridge')
+BRIDGE = wt.executable('horus_bridge', 'horus_bridge')
 TIMEOUT = 60.0
 
 
-@pytest.fixture(scope='module', autouse=True)
-def ros_env():
-    saved = {k: os.environ.get(k) for k in ('ROS_DOMAIN_ID', 'ROS_AUTOMATIC_DISCOVERY_RANGE')}
-    os.environ['ROS_DOMAIN_ID'] = str(random.randint(70, 79))
-    os.environ['ROS_AUTOMATIC_DISCOVERY_RANGE'] = 'LOCALHOST'
-    rclpy.init()
-    try:
-        yield
-    finally:
-        rclpy.try_shutdown()
-        for k, v in saved.items():
-            if v is None:
-                os.environ.pop(k, None)
-            else:
-                os.environ[k] = v
+@pytest.fixture(scope='module')
+def context(domain_id):
+    context = rclpy.Context()
+    rclpy.init(context=context, domain_id=domain_id)
+    yield context
+    rclpy.try_shutdown(context=context)
+
+
+@pytest.fixture
+def ros_node(context):
+    """Yield a node of the module's context and the executor spinning it."""
+    node = rclpy.create_node('horus_bridge_e2e', context=context)
+    executor = SingleThreadedExecutor(context=context)
+    executor.add_node(node)
+    yield node, executor
+    executor.shutdown()
+    node.destroy_node()
 
 
 @pytest.fixture
@@ -55,23 +57,20 @@ def horus_ns(monkeypatch):
 
 
 def _stop(proc):
-    if proc.poll() is None:
-        proc.send_signal(signal.SIGINT)
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+    """SIGINT (then SIGTERM, SIGKILL); the bridge must exit 0 on the first, no traceback."""
+    result = wt.stop(proc)
+    assert (result.returncode, result.signal) == (0, signal.SIGINT), result.output
+    assert 'Traceback' not in result.output, result.output
 
 
-def _start_bridge(tmp_path, horus_to_ros=(), ros_to_horus=()):
+def _start_bridge(tmp_path, domain_id, horus_to_ros=(), ros_to_horus=()):
     params = tmp_path / 'bridge.yaml'
     params.write_text(json.dumps({'horus_bridge': {'ros__parameters': {
         'horus_to_ros': list(horus_to_ros) or [''], 'ros_to_horus': list(ros_to_horus) or [''],
         'horus_start': 'oldest', 'poll_period_s': 0.005}}}))  # JSON is YAML
-    return subprocess.Popen([BRIDGE, '--ros-args', '--params-file', str(params)],
-                            env=dict(os.environ), stdout=subprocess.DEVNULL,
-                            stderr=subprocess.PIPE, text=True)
+    # HORUS_NAMESPACE of the test (horus_ns) is in os.environ, which localhost_env copies
+    return wt.start([BRIDGE, '--ros-args', '--params-file', str(params)],
+                    env=wt.localhost_env(domain_id))
 
 
 def ros_equal(a, b, path='msg'):
@@ -93,15 +92,14 @@ def _horus_sample(type_name):
     return MESSAGE_TYPES[type_name](**peer_samples.horus_fields(type_name))
 
 
-def test_horus_publisher_to_ros_subscriber(tmp_path, horus_ns):
-    peer = subprocess.Popen([*PEER, 'publish', 'peer.', '0.05', *SENSOR_TYPES],
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
-                            env=dict(os.environ))
+def test_horus_publisher_to_ros_subscriber(tmp_path, horus_ns, ros_node, domain_id):
+    node, executor = ros_node
+    peer = wt.start([*PEER, 'publish', 'peer.', '0.05', *SENSOR_TYPES],
+                    stdin=subprocess.PIPE, env=dict(os.environ))
     bridge = None
-    node = rclpy.create_node('horus_bridge_e2e_sub')
     try:
-        assert peer.stdout.readline().strip() == 'READY'
-        bridge = _start_bridge(tmp_path, horus_to_ros=[
+        assert peer.wait_for_output('READY', TIMEOUT), peer.output()
+        bridge = _start_bridge(tmp_path, domain_id, horus_to_ros=[
             '%s:peer.%s:/h2r/%s:frame_%s' % (t, t, t.lower(), t.lower()) for t in SENSOR_TYPES])
         got = {}
         for t in SENSOR_TYPES:
@@ -109,52 +107,46 @@ def test_horus_publisher_to_ros_subscriber(tmp_path, horus_ns):
                                      lambda msg, t=t: got.setdefault(t, msg), 10)
         deadline = time.monotonic() + TIMEOUT
         while len(got) < len(SENSOR_TYPES) and time.monotonic() < deadline:
-            rclpy.spin_once(node, timeout_sec=0.1)
-            assert bridge.poll() is None, bridge.stderr.read()
+            executor.spin_once(timeout_sec=0.1)
+            assert bridge.poll() is None, bridge.output()
         assert sorted(got) == sorted(SENSOR_TYPES)
         for t in SENSOR_TYPES:
             expected = CONVERTERS[t].to_ros(_horus_sample(t), frame_id='frame_' + t.lower())
             ros_equal(got[t], expected, t)
             assert got[t].header.stamp.nanosec == peer_samples.SAMPLES[t]['timestamp_ns'] % 10**9
     finally:
-        node.destroy_node()
         if bridge is not None:
             _stop(bridge)
-        peer.stdin.close()
+        peer.popen.stdin.close()        # the peer leaves its topics at EOF
         try:
             peer.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            peer.kill()
-            peer.wait()
+        finally:
+            wt.stop(peer)
 
 
-def test_ros_publisher_to_horus_subscriber(tmp_path, horus_ns):
-    bridge = _start_bridge(tmp_path, ros_to_horus=[
+def test_ros_publisher_to_horus_subscriber(tmp_path, horus_ns, ros_node, domain_id):
+    node, executor = ros_node
+    bridge = _start_bridge(tmp_path, domain_id, ros_to_horus=[
         '%s:/r2h/%s:back.%s' % (t, t.lower(), t) for t in SENSOR_TYPES])
-    node = rclpy.create_node('horus_bridge_e2e_pub')
     sub = None
     try:
         # The bridge creates its HORUS topics at start-up.
-        deadline = time.monotonic() + TIMEOUT
-        while not all(os.path.exists(shm.topic_path('back.' + t)) for t in SENSOR_TYPES):
-            assert time.monotonic() < deadline, 'bridge did not create its HORUS topics'
-            assert bridge.poll() is None, bridge.stderr.read()
-            time.sleep(0.05)
+        assert wt.wait_for(lambda: bridge.poll() is not None or all(
+            os.path.exists(shm.topic_path('back.' + t)) for t in SENSOR_TYPES), TIMEOUT)
+        assert bridge.poll() is None, bridge.output()
         pubs = {t: node.create_publisher(CONVERTERS[t].ros_type, '/r2h/' + t.lower(), 10)
                 for t in SENSOR_TYPES}
         msgs = {t: CONVERTERS[t].to_ros(_horus_sample(t), frame_id='f') for t in SENSOR_TYPES}
-        sub = subprocess.Popen([*PEER, 'subscribe', 'back.', str(TIMEOUT), *SENSOR_TYPES],
-                               stdout=subprocess.PIPE, text=True, env=dict(os.environ))
+        sub = wt.start([*PEER, 'subscribe', 'back.', str(TIMEOUT), *SENSOR_TYPES],
+                       env=dict(os.environ))
         while sub.poll() is None:
             for t, pub in pubs.items():
                 pub.publish(msgs[t])
-            rclpy.spin_once(node, timeout_sec=0.1)
-        got = json.loads(sub.stdout.read().strip().splitlines()[-1])
+            executor.spin_once(timeout_sec=0.1)
+        got = json.loads(sub.output().strip().splitlines()[-1])
     finally:
-        if sub is not None and sub.poll() is None:
-            sub.kill()
-            sub.wait()
-        node.destroy_node()
+        if sub is not None:
+            wt.stop(sub)
         _stop(bridge)
     assert sorted(got) == sorted(SENSOR_TYPES)
     for t in SENSOR_TYPES:

@@ -13,14 +13,11 @@ The bridge node against hostile shared memory and signals (in make test).
 
 import json
 import os
-import random
 import signal
-import subprocess
 import threading
 import time
 import uuid
 
-from ament_index_python.packages import get_package_prefix
 from horus_msg_py import MESSAGE_TYPES, shm, ShmError
 from hypothesis import given, HealthCheck, settings
 from hypothesis import strategies as st
@@ -28,8 +25,9 @@ import pytest
 import rclpy
 from rclpy.executors import SingleThreadedExecutor
 from sensor_msgs.msg import Imu, Range
+import workspace_testing as wt
 
-BRIDGE = os.path.join(get_package_prefix('horus_bridge'), 'lib', 'horus_bridge', 'horus_bridge')
+BRIDGE = wt.executable('horus_bridge', 'horus_bridge')
 WAIT = 60.0  # upper bound for start-up on a loaded machine, not a budget
 U64_MAX = 2 ** 64 - 1
 VICTIM = MESSAGE_TYPES['Imu']
@@ -52,9 +50,8 @@ def _stamp(msg):
 
 
 def _env(ns, domain):
-    env = dict(os.environ)
-    env.update(HORUS_NAMESPACE=ns, ROS_DOMAIN_ID=str(domain),
-               ROS_AUTOMATIC_DISCOVERY_RANGE='LOCALHOST')
+    env = wt.localhost_env(domain)
+    env['HORUS_NAMESPACE'] = ns
     return env
 
 
@@ -74,9 +71,9 @@ def _rss_kib(pid):
 class Harness:
     """Bridge process, ROS 2 subscriber thread, steady HORUS writer thread."""
 
-    def __init__(self, tmp_path):
+    def __init__(self, tmp_path, domain):
         self.ns = 'hbr_hostile_%d_%s' % (os.getpid(), uuid.uuid4().hex[:8])
-        self.domain = random.randint(70, 79)
+        self.domain = domain
         self.lock = threading.Lock()
         self.victim_written = set()
         self.victim_got = []
@@ -91,11 +88,8 @@ class Harness:
             horus_to_ros=['Imu:victim:/hostile/victim:imu',
                           'RangeSensor:steady:/hostile/steady:r'],
             ros_to_horus=[''], horus_start='oldest', poll_period_s=0.005, reopen_period_s=0.1)
-        self.log_path = tmp_path / 'bridge.log'
-        self.log = open(self.log_path, 'w')
-        self.proc = subprocess.Popen([BRIDGE, '--ros-args', '--params-file', params],
-                                     env=_env(self.ns, self.domain), stdout=self.log,
-                                     stderr=subprocess.STDOUT)
+        self.proc = wt.start([BRIDGE, '--ros-args', '--params-file', params],
+                             env=_env(self.ns, self.domain))
         self.context = rclpy.Context()
         rclpy.init(context=self.context, domain_id=self.domain)
         self.node = rclpy.create_node('hostile_sub', context=self.context)
@@ -140,15 +134,15 @@ class Harness:
             return None
         return self.stamp
 
+    def alive(self):
+        assert self.proc.poll() is None, self.proc.output()[-3000:]
+        return True
+
     def wait_for(self, what):
-        deadline = time.monotonic() + WAIT
-        while time.monotonic() < deadline:
-            assert self.proc.poll() is None, self.log_path.read_text()[-3000:]
+        def check():
             with self.lock:
-                if what():
-                    return True
-            time.sleep(0.01)
-        return False
+                return self.alive() and what()
+        return wt.wait_for(check, WAIT, period=0.01)
 
     def victim_flows(self):
         """Write valid victim messages until one arrives; True if one did in time."""
@@ -156,8 +150,7 @@ class Harness:
         while time.monotonic() < deadline:
             stamp = self.send_victim()
             end = time.monotonic() + 0.3
-            while stamp is not None and time.monotonic() < end:
-                assert self.proc.poll() is None, self.log_path.read_text()[-3000:]
+            while stamp is not None and time.monotonic() < end and self.alive():
                 with self.lock:
                     if stamp in self.victim_got:
                         return True
@@ -208,14 +201,7 @@ class Harness:
         self.stop.set()
         self.spinner.join(timeout=5)
         self.feeder.join(timeout=5)
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGINT)
-            try:
-                self.proc.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
-        self.log.close()
+        result = wt.stop(self.proc, timeout=15)
         self.executor.shutdown()
         self.node.destroy_node()
         rclpy.try_shutdown(context=self.context)
@@ -225,12 +211,12 @@ class Harness:
             except (OSError, ValueError):
                 pass
         shm.remove_namespace(self.ns)
-        return self.proc.returncode, self.log_path.read_text()
+        return result.returncode, result.output
 
 
 @pytest.fixture(scope='module')
-def harness(tmp_path_factory):
-    h = Harness(tmp_path_factory.mktemp('hostile'))
+def harness(tmp_path_factory, domain_id):
+    h = Harness(tmp_path_factory.mktemp('hostile'), domain_id)
     try:
         assert h.victim_flows(), 'bridge never forwarded the victim topic'
         h.rss_start = _rss_kib(h.proc.pid)
@@ -293,7 +279,7 @@ def _wait_for_handlers(proc):
 
 @pytest.mark.parametrize('sig, moments', [
     (signal.SIGINT, ('imports', 'steady')), (signal.SIGTERM, ('start-up', 'steady'))])
-def test_signal_at_any_moment_exits_0_without_traceback(tmp_path, sig, moments):
+def test_signal_at_any_moment_exits_0_without_traceback(tmp_path, domain_id, sig, moments):
     # 'imports': as soon as the launcher's handlers are installed (its first lines, seen
     # in /proc), i.e. during the imports; 'start-up': 0.4 s later; 'steady': after the
     # node created its HORUS topic. Before the interpreter runs the launcher's first
@@ -304,27 +290,21 @@ def test_signal_at_any_moment_exits_0_without_traceback(tmp_path, sig, moments):
                            ros_to_horus=['JointState:/sig/js:js'])
     try:
         for delay in moments:
-            proc = subprocess.Popen([BRIDGE, '--ros-args', '--params-file', params],
-                                    env=_env(ns, random.randint(70, 79)),
-                                    stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+            proc = wt.start([BRIDGE, '--ros-args', '--params-file', params],
+                            env=_env(ns, domain_id))
             _wait_for_handlers(proc)
             if delay == 'steady':
-                deadline = time.monotonic() + WAIT
-                while not os.path.exists(shm.topic_path('js', ns)):
-                    assert proc.poll() is None and time.monotonic() < deadline
-                    time.sleep(0.05)
+                assert wt.wait_for(lambda: proc.poll() is not None or
+                                   os.path.exists(shm.topic_path('js', ns)), WAIT)
+                assert proc.poll() is None, proc.output()
                 time.sleep(0.2)
             elif delay == 'start-up':
                 time.sleep(0.4)
-            proc.send_signal(sig)
-            try:
-                out, _ = proc.communicate(timeout=WAIT)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                out, _ = proc.communicate()
-                pytest.fail('bridge ignored %s at %s' % (sig.name, delay))
-            text = out.decode('utf-8', 'replace')
-            assert proc.returncode == 0, (delay, proc.returncode, text[-2000:])
+            result = wt.stop(proc, timeout=WAIT, first=sig)
+            text = result.output
+            assert result.signal == sig, ('bridge ignored %s at %s' % (sig.name, delay),
+                                          text[-2000:])
+            assert result.returncode == 0, (delay, result.returncode, text[-2000:])
             assert 'Traceback' not in text, (delay, text[-2000:])
             # the last participant removed the topic it created
             assert not os.path.exists(shm.topic_path('js', ns)), delay
