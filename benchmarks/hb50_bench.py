@@ -88,9 +88,10 @@ def run_stack(args, composed, stalls):
     from hb50_commons.msg import BridgeData, BridgeState, JointCommand, RobotState
     from rclpy.experimental import EventsExecutor
 
-    from hb50_nodes import cdr, qos
+    from hb50_nodes import cdr, qos, topics as table
     from rclpy.serialization import deserialize_message
 
+    hb50 = table.absolute()     # the topics' names in the nodes' default namespace /hb50
     lib = os.path.join(get_package_prefix('hb50_nodes'), 'lib', 'hb50_nodes')
     ros_args = ['--ros-args', '-p', f'loop_mode:={args.loop_mode}', '--log-level', 'warn']
     if args.busy_wait is not None:
@@ -113,9 +114,9 @@ def run_stack(args, composed, stalls):
 
     rclpy.init()
     node = rclpy.create_node('hb50_bench')
-    topics = {qos.BRIDGE_DATA: BridgeData, qos.BRIDGE_STATE: BridgeState,
-              qos.BRIDGE_STATE_10HZ: BridgeState, qos.JOINT_COMMAND: JointCommand,
-              qos.ROBOT_STATE: RobotState, qos.ROBOT_STATE_10HZ: RobotState}
+    topics = {hb50.BRIDGE_DATA: BridgeData, hb50.BRIDGE_STATE: BridgeState,
+              hb50.BRIDGE_STATE_10HZ: BridgeState, hb50.JOINT_COMMAND: JointCommand,
+              hb50.ROBOT_STATE: RobotState, hb50.ROBOT_STATE_10HZ: RobotState}
     records = {t: [] for t in topics}
     summary = {'topics': {}}
     recording = threading.Event()
@@ -125,19 +126,19 @@ def run_stack(args, composed, stalls):
     # Raw subscriptions: the stamps are read from the CDR bytes (hb50_nodes.cdr), so this
     # subscriber of six topics costs a fraction of a deserializing one on the shared 2 cores.
     def make_cb(topic):
-        has_header = topic not in (qos.BRIDGE_STATE, qos.BRIDGE_STATE_10HZ)
+        has_header = topic not in (hb50.BRIDGE_STATE, hb50.BRIDGE_STATE_10HZ)
         rec = records[topic]
 
         def cb(raw):
             now = time.time_ns()
             from_control = False
-            if topic == qos.JOINT_COMMAND:
+            if topic == hb50.JOINT_COMMAND:
                 reader = cdr.Reader(raw)
                 reader.header()
                 from_control = reader.string() == 'control_node'
                 if from_control:
                     latest_cmd['raw'] = raw
-            if topic == qos.BRIDGE_DATA and probe['pending'] is not None:
+            if topic == hb50.BRIDGE_DATA and probe['pending'] is not None:
                 sent, brake_on = probe['pending']
                 msg = cdr.decode_bridge_data(raw)
                 braked = msg.joint_velocity[0] == 0.0 and msg.joint_effort[0] == 0.0
@@ -146,7 +147,7 @@ def run_stack(args, composed, stalls):
                     probe['results'].append((stamp - sent) * 1e-6)
                     probe['pending'] = None
             if recording.is_set():
-                if topic == qos.JOINT_COMMAND and not from_control:
+                if topic == hb50.JOINT_COMMAND and not from_control:
                     return
                 if has_header:
                     sec, nanosec = STAMP.unpack_from(raw, 4)
@@ -158,7 +159,7 @@ def run_stack(args, composed, stalls):
     for topic, msg_type in topics.items():
         node.create_subscription(msg_type, topic, make_cb(topic), qos.profile_for(topic),
                                  raw=True)
-    cmd_pub = node.create_publisher(JointCommand, qos.JOINT_COMMAND, qos.MAB_RT)
+    cmd_pub = node.create_publisher(JointCommand, hb50.JOINT_COMMAND, qos.MAB_RT)
     executor = EventsExecutor()
     executor.add_node(node)
     stop = threading.Event()
@@ -223,7 +224,7 @@ def run_stack(args, composed, stalls):
             f'  {"rx jit p99":>10s} {"rx max":>7s} {"gaps":>5s} {"lat p50":>8s} {"p99":>7s}')
     print(head + '\n' + '(jitter and latency in ms; jit = stamp intervals, rx = receipt)')
     for topic in topics:
-        rate_nominal = qos.TOPICS[topic][2]
+        rate_nominal = table.spec(topic).rate
         period = 1.0 / rate_nominal
         data = np.array(records[topic], dtype=np.int64).reshape(-1, 2)
         n = len(data)
@@ -247,14 +248,14 @@ def run_stack(args, composed, stalls):
                  else f'{"(rx)":>8s} {"":7s} {"":7s}')
         print(f'{topic:26s} {n:6d} {rate:8.2f} {jit_s}  {pct(rx_jit, 99):10.3f} '
               f'{rx_jit.max():7.3f} {gaps:5d} {lat_s}')
-        if topic in (qos.BRIDGE_DATA, qos.ROBOT_STATE) and has_stamp:
+        if topic in (hb50.BRIDGE_DATA, hb50.ROBOT_STATE) and has_stamp:
             in_stall = stall_gaps(pub, period, window)
             summary['topics'][topic] = {'rate': rate, 'jit_p99': pct(jit, 99), 'gaps': gaps,
                                         'gaps_in_stalls': in_stall}
     # Receiver-side losses: joint_command and robot_state carry the same stamp every tick, so a
     # stamp present on one and missing on the other was published and lost on the way.
-    cmd_stamps = {s for _, s in records[qos.JOINT_COMMAND]}
-    state_stamps = {s for _, s in records[qos.ROBOT_STATE]}
+    cmd_stamps = {s for _, s in records[hb50.JOINT_COMMAND]}
+    state_stamps = {s for _, s in records[hb50.ROBOT_STATE]}
     if cmd_stamps and state_stamps:
         lo = max(min(cmd_stamps), min(state_stamps))
         hi = min(max(cmd_stamps), max(state_stamps))
@@ -366,10 +367,11 @@ def floor_child(duration):
     from hb50_commons.msg import BridgeData
     from rclpy.experimental import EventsExecutor
 
-    from hb50_nodes import qos
+    from hb50_nodes import qos, topics as table
+    hb50 = table.absolute()
     rclpy.init()
     node = rclpy.create_node('hb50_floor')
-    pub = node.create_publisher(BridgeData, qos.BRIDGE_DATA + '_floor', qos.MAB_RT)
+    pub = node.create_publisher(BridgeData, hb50.BRIDGE_DATA + '_floor', qos.MAB_RT)
     msg = BridgeData()
     msg.joint_name = [f'j{i}' for i in range(12)]
     msg.joint_position = msg.joint_velocity = msg.joint_effort = [0.0] * 12

@@ -108,8 +108,9 @@ def run_stack(engine, warmup, duration):
     from hb50_commons.msg import BridgeData
     from rclpy.experimental import EventsExecutor
 
-    from hb50_nodes import qos
+    from hb50_nodes import qos, topics as table
 
+    hb50 = table.absolute()     # the topics' names in /hb50
     lib = os.path.join(get_package_prefix('hb50_nodes'), 'lib', 'hb50_nodes')
     quiet = ['--ros-args', '--log-level', 'warn']
     bridge = subprocess.Popen([os.path.join(lib, 'bridge_node')] + quiet +
@@ -124,7 +125,7 @@ def run_stack(engine, warmup, duration):
     def on_data(msg):
         if counting.is_set():
             received.append(1)
-    node.create_subscription(BridgeData, qos.BRIDGE_DATA, on_data, qos.MAB_RT)
+    node.create_subscription(BridgeData, hb50.BRIDGE_DATA, on_data, qos.MAB_RT)
     executor = EventsExecutor(context=context)
     executor.add_node(node)
     stop = threading.Event()

@@ -75,7 +75,7 @@ class Workload:
         import rclpy
         from geometry_msgs.msg import Twist
         from hb50_commons.msg import JointCommand, Status
-        from hb50_nodes import qos
+        from hb50_nodes import qos, topics as table
         from hb50_nodes.control_core import ControlConfig, ControlCore
         from hb50_nodes.kinematics import LegGeometry
         from hb50_nodes.layout import JOINT_NAMES
@@ -83,11 +83,12 @@ class Workload:
 
         rclpy.init()
         self.rclpy = rclpy
+        hb50 = table.absolute()     # the topics' names in /hb50
         self.node = rclpy.create_node('hb50_soak_workload')
-        self.twist_pub = self.node.create_publisher(Twist, qos.VELOCITY_COMMAND, qos.MAB_RT)
-        self.cmd_pub = self.node.create_publisher(JointCommand, qos.JOINT_COMMAND, qos.MAB_RT)
+        self.twist_pub = self.node.create_publisher(Twist, hb50.VELOCITY_COMMAND, qos.MAB_RT)
+        self.cmd_pub = self.node.create_publisher(JointCommand, hb50.JOINT_COMMAND, qos.MAB_RT)
         self.events = {'safe damping': 0, 'STALE': 0, 'rejected': 0, 'switched': 0}
-        self.node.create_subscription(Status, qos.STATUS, self.on_status, qos.RELIABLE)
+        self.node.create_subscription(Status, hb50.STATUS, self.on_status, qos.RELIABLE)
         self.Twist = Twist
         stand = ControlCore(ControlConfig(), LegGeometry()).stand_pose()
         n = len(JOINT_NAMES)

@@ -7,7 +7,7 @@ from types import SimpleNamespace
 from hb50_commons.msg import BridgeData, BridgeState, JointCommand
 import numpy as np
 
-from . import cdr, qos
+from . import cdr, qos, topics
 from .bridge_core import BridgeCore
 from .loop_node import LoopNode
 from .params import BRIDGE, declare
@@ -22,14 +22,15 @@ class BridgeNode(LoopNode):
         loop, bridge, sim, geo, limits, arb = declare(self, BRIDGE)
         self.setup_loop(loop)
         self.core = BridgeCore(bridge, sim, geo, limits, arb.make(), time.monotonic())
-        self.data_pub = self.create_publisher(BridgeData, qos.BRIDGE_DATA, qos.MAB_RT)
-        self.state_pub = self.create_publisher(BridgeState, qos.BRIDGE_STATE, qos.MAB_RT)
+        self.data_pub = self.create_publisher(BridgeData, topics.BRIDGE_DATA, qos.MAB_RT)
+        self.state_pub = self.create_publisher(BridgeState, topics.BRIDGE_STATE,
+                                               qos.MAB_RT)
         self.state_slow_pub = self.create_publisher(
-            BridgeState, qos.BRIDGE_STATE_10HZ, qos.RELIABLE)
+            BridgeState, topics.BRIDGE_STATE_10HZ, qos.RELIABLE)
         self.reporter = StatusReporter(self, loop.heartbeat_rate)
         # Raw: the executor hands over the CDR bytes; cdr.py decodes them (README,
         # "Performance": rclpy's deserialization was a third of this callback's cost).
-        self.create_subscription(JointCommand, qos.JOINT_COMMAND, self.on_command,
+        self.create_subscription(JointCommand, topics.JOINT_COMMAND, self.on_command,
                                  qos.JOINT_COMMAND_READER, raw=True)
         self.joint_names = tuple(bridge.joint_names)
         self._last_check = None     # (command body, decoded command, check result)

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""control_node: stands the robot up, trots after /hb50/velocity_command, estimates the state."""
+"""control_node: stands the robot up, trots after velocity_command, estimates the state."""
 
 import time
 
@@ -7,7 +7,7 @@ from geometry_msgs.msg import Twist
 from hb50_commons.msg import BridgeData, JointCommand, RobotState
 import numpy as np
 
-from . import cdr, qos
+from . import cdr, qos, topics
 from .control_core import ControlCore
 from .layout import JOINT_NAMES, LEG_NAMES, NUM_JOINTS
 from .loop_node import LoopNode
@@ -28,15 +28,17 @@ class ControlNode(LoopNode):
         loop, control, geo = declare(self, CONTROL)
         self.setup_loop(loop)
         self.core = ControlCore(control, geo)
-        self.cmd_pub = self.create_publisher(JointCommand, qos.JOINT_COMMAND, qos.MAB_RT)
-        self.state_pub = self.create_publisher(RobotState, qos.ROBOT_STATE, qos.MAB_RT)
+        self.cmd_pub = self.create_publisher(JointCommand, topics.JOINT_COMMAND,
+                                             qos.MAB_RT)
+        self.state_pub = self.create_publisher(RobotState, topics.ROBOT_STATE, qos.MAB_RT)
         self.state_slow_pub = self.create_publisher(
-            RobotState, qos.ROBOT_STATE_10HZ, qos.RELIABLE)
+            RobotState, topics.ROBOT_STATE_10HZ, qos.RELIABLE)
         self.reporter = StatusReporter(self, loop.heartbeat_rate)
         # Raw: the CDR bytes are decoded by cdr.py (cheaper than rclpy's message conversion).
-        self.create_subscription(BridgeData, qos.BRIDGE_DATA, self.on_bridge_data, qos.MAB_RT,
-                                 raw=True)
-        self.create_subscription(Twist, qos.VELOCITY_COMMAND, self.on_velocity, qos.MAB_RT)
+        self.create_subscription(BridgeData, topics.BRIDGE_DATA, self.on_bridge_data,
+                                 qos.MAB_RT, raw=True)
+        self.create_subscription(Twist, topics.VELOCITY_COMMAND, self.on_velocity,
+                                 qos.MAB_RT)
         # Compiled CDR layouts of the published messages (one struct.pack each per tick).
         self._cmd_layout = cdr.joint_command_layout('base_link', self.get_name(), JOINT_NAMES)
         self._state_layout = cdr.robot_state_layout('odom', LEG_NAMES)

@@ -1,12 +1,12 @@
 # SPDX-License-Identifier: Apache-2.0
-"""heartbeat_monitor: STALE on /hb50/status when a node's heartbeat stops, OK when it returns."""
+"""heartbeat_monitor: STALE on status when a node's heartbeat stops, OK when it returns."""
 
 import time
 
 from hb50_commons.msg import Status
 from rclpy.node import Node
 
-from . import qos
+from . import qos, topics
 from .heartbeat import HeartbeatTracker
 from .params import declare, MONITOR
 from .ros_common import run, StatusReporter
@@ -15,11 +15,13 @@ from .ros_common import run, StatusReporter
 class HeartbeatMonitor(Node):
 
     def __init__(self, **kwargs):
+        kwargs.setdefault('namespace', topics.DEFAULT_NAMESPACE)
         super().__init__('heartbeat_monitor', **kwargs)
         (cfg,) = declare(self, MONITOR)
         self.tracker = HeartbeatTracker(cfg.stale_timeout, cfg.expected_nodes, time.monotonic())
         self.reporter = StatusReporter(self, cfg.heartbeat_rate)
-        self.create_subscription(Status, qos.HEARTBEAT, self.on_heartbeat, qos.RELIABLE)
+        self.create_subscription(Status, topics.HEARTBEAT, self.on_heartbeat,
+                                 qos.RELIABLE)
         self.create_timer(1.0 / cfg.check_rate, self.check)
 
     def on_heartbeat(self, msg):

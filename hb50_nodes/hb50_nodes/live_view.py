@@ -23,15 +23,15 @@ from hb50_commons.msg import BridgeData, BridgeState, JointCommand, RobotState, 
 import rclpy
 from rclpy.node import Node
 
-from . import levels, qos
+from . import levels, qos, topics
 from .ros_common import run, spin_nodes
 from .teleop import HELP, parse_keys, Teleop
 
 TYPES = {
-    qos.BRIDGE_DATA: BridgeData, qos.BRIDGE_STATE: BridgeState,
-    qos.BRIDGE_STATE_10HZ: BridgeState, qos.JOINT_COMMAND: JointCommand,
-    qos.ROBOT_STATE: RobotState, qos.ROBOT_STATE_10HZ: RobotState,
-    qos.STATUS: Status, qos.HEARTBEAT: Status, qos.VELOCITY_COMMAND: Twist,
+    topics.BRIDGE_DATA: BridgeData, topics.BRIDGE_STATE: BridgeState,
+    topics.BRIDGE_STATE_10HZ: BridgeState, topics.JOINT_COMMAND: JointCommand,
+    topics.ROBOT_STATE: RobotState, topics.ROBOT_STATE_10HZ: RobotState,
+    topics.STATUS: Status, topics.HEARTBEAT: Status, topics.VELOCITY_COMMAND: Twist,
 }
 MODES = {0: 'IDLE', 1: 'STAND_UP', 2: 'STAND', 3: 'LOCOMOTION', 4: 'DAMPING'}
 GAITS = {0: 'IDLE', 1: 'STAND', 2: 'WALK', 3: 'RUN'}
@@ -41,8 +41,9 @@ HEARTBEAT_STALE_AFTER = 1.5   # s, as the monitor's contract
 
 class LiveView(Node):
 
-    def __init__(self, out=sys.stdout):
-        super().__init__('live_view')
+    def __init__(self, out=sys.stdout, **kwargs):
+        kwargs.setdefault('namespace', topics.DEFAULT_NAMESPACE)
+        super().__init__('live_view', **kwargs)
         self.refresh = self.declare_parameter('refresh_rate', 2.0).value
         self.duration = self.declare_parameter('duration', 0.0).value
         self.command_rate = self.declare_parameter('command_rate', 10.0).value
@@ -59,7 +60,7 @@ class LiveView(Node):
                                      qos.profile_for(topic))
         self.create_timer(1.0 / self.refresh, self.draw)
         self.teleop = Teleop()
-        self.twist_pub = self.create_publisher(Twist, qos.VELOCITY_COMMAND, qos.MAB_RT)
+        self.twist_pub = self.create_publisher(Twist, topics.VELOCITY_COMMAND, qos.MAB_RT)
         self._tty = None            # (fd, saved termios attributes) while keys are read
         self.create_timer(1.0 / self.command_rate, self.poll_keys)
 
@@ -108,9 +109,9 @@ class LiveView(Node):
             now = time.monotonic()
             self.arrivals[topic].append(now)
             self.latest[topic] = msg
-            if topic == qos.HEARTBEAT:
+            if topic == topics.HEARTBEAT:
                 self.beats[msg.reporting_node] = now
-            elif topic == qos.STATUS:
+            elif topic == topics.STATUS:
                 level = msg.level[0]
                 if level in (levels.STALE, levels.OK) and 'heartbeat' in msg.status:
                     self.health[msg.reporting_node] = levels.NAMES[level]
@@ -129,21 +130,23 @@ class LiveView(Node):
         now = time.monotonic()
         lines = [f'HB50 live view   (Ctrl-C to stop)   {time.strftime("%H:%M:%S")}', '',
                  f'{"topic":28s} {"rate Hz":>9s}  {"QoS":9s}']
-        for topic, (_, profile, nominal) in qos.TOPICS.items():
+        namespace = self.get_namespace()
+        for topic, (_, profile, nominal) in topics.TOPICS.items():
             expected = f'/{nominal:g}' if nominal else ''
-            lines.append(f'{topic:28s} {self._rate(topic, now):9.1f}  {profile:9s}{expected}')
+            name = topics.resolve(topic, namespace)
+            lines.append(f'{name:28s} {self._rate(topic, now):9.1f}  {profile:9s}{expected}')
         lines.append('')
-        data = self.latest.get(qos.BRIDGE_DATA)
+        data = self.latest.get(topics.BRIDGE_DATA)
         if data is not None:
             joints = '  '.join(f'{data.joint_name[i]}={data.joint_position[i]:+.3f}'
                                for i in SHOWN_JOINTS if i < len(data.joint_name))
             lines.append(f'joints (rad): {joints}')
-        state = self.latest.get(qos.BRIDGE_STATE_10HZ)
+        state = self.latest.get(topics.BRIDGE_STATE_10HZ)
         if state is not None:
             lines.append(f'drives_enabled={state.drives_enabled}  battery={state.battery:.2f}%  '
                          f'bus {state.bus_v:.1f} V {state.bus_i:.2f} A {state.bus_p:.0f} W  '
                          f'up {state.up_time} s')
-        robot = self.latest.get(qos.ROBOT_STATE_10HZ)
+        robot = self.latest.get(topics.ROBOT_STATE_10HZ)
         if robot is not None:
             v = robot.body_vel
             lines.append(f'mode={MODES.get(robot.motion_mode[0], "?")} '

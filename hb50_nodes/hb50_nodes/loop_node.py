@@ -6,12 +6,15 @@ import time
 
 from rclpy.node import Node
 
+from . import topics
 from .rt_loop import PeriodicThread
 
 
 class LoopNode(Node):
 
     def __init__(self, name, **kwargs):
+        # In /hb50 unless the command line sets a namespace (-r __ns:=/robot2 wins).
+        kwargs.setdefault('namespace', topics.DEFAULT_NAMESPACE)
         super().__init__(name, **kwargs)
         self.lock = threading.Lock()    # guards the core between loop and callbacks
         self._thread = None
@@ -64,7 +67,7 @@ class LoopNode(Node):
         self._published_ticks += 1
         due = self._published_ticks % self._slow_every == 0
         if due:
-            # Debug (e.g. --log-level bridge_node:=debug): every sample stamped before t_ns is
+            # Debug (e.g. --log-level hb50.bridge_node:=debug): every sample stamped before t_ns is
             # among the first n published, so a recorder's loss in a window can be counted.
             self.get_logger().debug(f'published n={self._published_ticks} t_ns={time.time_ns()}')
         return due

@@ -1,7 +1,13 @@
 # SPDX-License-Identifier: Apache-2.0
-"""The two vendor QoS profiles and the topic table, defined once for every node and test."""
+"""
+The vendor's two QoS profiles and bridge_node's command reader, defined once.
+
+Which topic uses which profile is in the topic table (topics.py).
+"""
 
 from rclpy.qos import DurabilityPolicy, HistoryPolicy, QoSProfile, ReliabilityPolicy
+
+from . import topics
 
 # Vendor "mabRT": newest sample only, never retransmitted (500 Hz control traffic).
 MAB_RT = QoSProfile(
@@ -13,31 +19,7 @@ RELIABLE = QoSProfile(
     history=HistoryPolicy.KEEP_LAST, depth=10,
     reliability=ReliabilityPolicy.RELIABLE, durability=DurabilityPolicy.VOLATILE)
 
-NAMESPACE = '/hb50'
-BRIDGE_DATA = NAMESPACE + '/bridge_data'
-BRIDGE_STATE = NAMESPACE + '/bridge_state'
-BRIDGE_STATE_10HZ = NAMESPACE + '/bridge_state_10hz'
-JOINT_COMMAND = NAMESPACE + '/joint_command'
-ROBOT_STATE = NAMESPACE + '/robot_state'
-ROBOT_STATE_10HZ = NAMESPACE + '/robot_state_10hz'
-STATUS = NAMESPACE + '/status'
-HEARTBEAT = NAMESPACE + '/heartbeat'
-VELOCITY_COMMAND = NAMESPACE + '/velocity_command'
-
-# topic -> (type name, QoS profile name, nominal rate in Hz or None for "on events").
-TOPICS = {
-    BRIDGE_DATA: ('hb50_commons/msg/BridgeData', 'mabRT', 500.0),
-    BRIDGE_STATE: ('hb50_commons/msg/BridgeState', 'mabRT', 500.0),
-    BRIDGE_STATE_10HZ: ('hb50_commons/msg/BridgeState', 'Reliable', 10.0),
-    JOINT_COMMAND: ('hb50_commons/msg/JointCommand', 'mabRT', 500.0),
-    ROBOT_STATE: ('hb50_commons/msg/RobotState', 'mabRT', 500.0),
-    ROBOT_STATE_10HZ: ('hb50_commons/msg/RobotState', 'Reliable', 10.0),
-    STATUS: ('hb50_commons/msg/Status', 'Reliable', None),
-    HEARTBEAT: ('hb50_commons/msg/Status', 'Reliable', None),
-    VELOCITY_COMMAND: ('geometry_msgs/msg/Twist', 'mabRT', None),
-}
-
-# bridge_node's reader of /hb50/joint_command. The vendor's mabRT profile binds the publishers
+# bridge_node's reader of joint_command. The vendor's mabRT profile binds the publishers
 # (best effort, so this reader must be best effort too); the reader's history is ours. With
 # KEEP_LAST 1 any other sample (control_node's 500 Hz stream, invalid traffic) arriving before
 # the executor takes a custom source's valid command would replace it, and the arbiter would
@@ -54,5 +36,5 @@ PROFILES = {'mabRT': MAB_RT, 'Reliable': RELIABLE}
 
 
 def profile_for(topic):
-    """Return the QoS profile the spec assigns to `topic`."""
-    return PROFILES[TOPICS[topic][1]]
+    """Return the QoS profile the spec assigns to `topic` (relative or absolute name)."""
+    return PROFILES[topics.spec(topic).profile]

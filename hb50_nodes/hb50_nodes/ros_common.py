@@ -14,7 +14,7 @@ from rclpy.executors import ExternalShutdownException, MultiThreadedExecutor, \
     SingleThreadedExecutor
 from rclpy.signals import SignalHandlerOptions
 
-from . import levels, qos
+from . import levels, qos, topics
 from .reporting import bound, ReportLimiter
 
 
@@ -64,8 +64,8 @@ class StatusReporter:
     def __init__(self, node, heartbeat_rate, report_period=1.0):
         self.node = node
         self.name = node.get_name()
-        self.status_pub = node.create_publisher(Status, qos.STATUS, qos.RELIABLE)
-        self.heartbeat_pub = node.create_publisher(Status, qos.HEARTBEAT, qos.RELIABLE)
+        self.status_pub = node.create_publisher(Status, topics.STATUS, qos.RELIABLE)
+        self.heartbeat_pub = node.create_publisher(Status, topics.HEARTBEAT, qos.RELIABLE)
         self.timer = node.create_timer(1.0 / heartbeat_rate, self.heartbeat)
         self.limiter = ReportLimiter(report_period)
         self._lock = threading.Lock()   # reports come from the loop thread and the executor

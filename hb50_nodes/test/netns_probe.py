@@ -26,7 +26,7 @@ def main():
     from rclpy.experimental import EventsExecutor
     from rclpy.signals import SignalHandlerOptions
 
-    from hb50_nodes import qos
+    from hb50_nodes import qos, topics
 
     rclpy.init(signal_handler_options=SignalHandlerOptions.NO)
     node = rclpy.create_node('hb50_netns_probe')
@@ -44,8 +44,9 @@ def main():
     def on_status(msg):
         out(f'status {msg.level[0]} {msg.reporting_node} {msg.status}')
 
-    node.create_subscription(BridgeState, qos.BRIDGE_STATE, on_state, qos.MAB_RT)
-    node.create_subscription(Status, qos.STATUS, on_status, qos.RELIABLE)
+    node.create_subscription(BridgeState, topics.resolve(topics.BRIDGE_STATE), on_state,
+                             qos.MAB_RT)
+    node.create_subscription(Status, topics.resolve(topics.STATUS), on_status, qos.RELIABLE)
     executor = EventsExecutor()
     executor.add_node(node)
     out('ready')

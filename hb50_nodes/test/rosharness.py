@@ -35,43 +35,64 @@ def start(name, *ros_args, env=None, stdin=None):
 
 
 class Probe:
-    """A node recording (receipt ns, message) of every HB50 topic, spun on its own thread."""
+    """
+    A node recording (receipt time, message) of the HB50 topics, spun on its own thread.
 
-    def __init__(self, topics=None):
-        """Record `topics` (default: every HB50 topic but velocity_command)."""
+    It lives in the root namespace and subscribes to the absolute names of the topics in each
+    of `namespaces` (default: /hb50 only). Methods take a table name (topics.BRIDGE_DATA) and
+    an optional `ns` (default: the first namespace).
+    """
+
+    def __init__(self, topics=None, namespaces=None):
+        """Record `topics` (default: every HB50 topic but velocity_command) in `namespaces`."""
         import rclpy
         from geometry_msgs.msg import Twist
         from hb50_commons.msg import BridgeData, BridgeState, JointCommand, RobotState, Status
         from rclpy.experimental import EventsExecutor
 
-        from hb50_nodes import qos
+        from hb50_nodes import qos, topics as table
         self.qos = qos
+        self.topics = table
+        self.namespaces = tuple(namespaces or (table.DEFAULT_NAMESPACE,))
         self.context = rclpy.Context()
         self.context.init()
         self.node = rclpy.create_node('hb50_test_probe', context=self.context)
-        types = {qos.BRIDGE_DATA: BridgeData, qos.BRIDGE_STATE: BridgeState,
-                 qos.BRIDGE_STATE_10HZ: BridgeState, qos.JOINT_COMMAND: JointCommand,
-                 qos.ROBOT_STATE: RobotState, qos.ROBOT_STATE_10HZ: RobotState,
-                 qos.STATUS: Status, qos.HEARTBEAT: Status}
+        types = {table.BRIDGE_DATA: BridgeData, table.BRIDGE_STATE: BridgeState,
+                 table.BRIDGE_STATE_10HZ: BridgeState, table.JOINT_COMMAND: JointCommand,
+                 table.ROBOT_STATE: RobotState, table.ROBOT_STATE_10HZ: RobotState,
+                 table.STATUS: Status, table.HEARTBEAT: Status}
         if topics is not None:
             types = {topic: types[topic] for topic in topics}
         self.lock = threading.Lock()
-        self.records = {topic: [] for topic in types}
-        for topic, msg_type in types.items():
-            self.node.create_subscription(msg_type, topic, self._cb(topic),
-                                          qos.profile_for(topic))
-        self.cmd_pub = self.node.create_publisher(JointCommand, qos.JOINT_COMMAND, qos.MAB_RT)
-        self.twist_pub = self.node.create_publisher(Twist, qos.VELOCITY_COMMAND, qos.MAB_RT)
+        self.records = {}
+        self.cmd_pubs, self.twist_pubs = {}, {}
+        for ns in self.namespaces:
+            for topic, msg_type in types.items():
+                name = self.name(topic, ns)
+                self.records[name] = []
+                self.node.create_subscription(msg_type, name, self._cb(name),
+                                              qos.profile_for(topic))
+            self.cmd_pubs[ns] = self.node.create_publisher(
+                JointCommand, self.name(table.JOINT_COMMAND, ns), qos.MAB_RT)
+            self.twist_pubs[ns] = self.node.create_publisher(
+                Twist, self.name(table.VELOCITY_COMMAND, ns), qos.MAB_RT)
+        # The first namespace's publishers.
+        self.cmd_pub = self.cmd_pubs[self.namespaces[0]]
+        self.twist_pub = self.twist_pubs[self.namespaces[0]]
         self.executor = EventsExecutor(context=self.context)
         self.executor.add_node(self.node)
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._spin, daemon=True)
         self._thread.start()
 
-    def _cb(self, topic):
+    def name(self, topic, ns=None):
+        """Return the absolute name of table topic `topic` in `ns` (default: the first)."""
+        return self.topics.resolve(topic, ns or self.namespaces[0])
+
+    def _cb(self, name):
         def cb(msg):
             with self.lock:
-                rec = self.records[topic]
+                rec = self.records[name]
                 rec.append((time.monotonic(), msg))
                 if len(rec) > 20000:     # bounded memory for long tests
                     del rec[:10000]
@@ -81,17 +102,17 @@ class Probe:
         while not self._stop.is_set():
             self.executor.spin_once(timeout_sec=0.05)
 
-    def since(self, topic, t0):
+    def since(self, topic, t0, ns=None):
         with self.lock:
-            return [m for t, m in self.records[topic] if t >= t0]
+            return [m for t, m in self.records[self.name(topic, ns)] if t >= t0]
 
-    def latest(self, topic):
+    def latest(self, topic, ns=None):
         with self.lock:
-            rec = self.records[topic]
+            rec = self.records[self.name(topic, ns)]
             return rec[-1][1] if rec else None
 
-    def statuses(self, t0, level=None, text=''):
-        return [m for m in self.since(self.qos.STATUS, t0)
+    def statuses(self, t0, level=None, text='', ns=None):
+        return [m for m in self.since(self.topics.STATUS, t0, ns)
                 if (level is None or m.level[0] == level) and text in m.status]
 
     def close(self):

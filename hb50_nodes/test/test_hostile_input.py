@@ -41,9 +41,9 @@ MAX_LOG_LINE = 600       # characters of one log line of a node, whatever the in
 def stack(ros_domain):
     procs = {name: rh.start(name) for name in ('bridge_node', 'control_node')}
     # One 500 Hz topic only (the pose): the probe shares the 2 cores with the nodes.
-    from hb50_nodes import qos
-    probe = rh.Probe(topics=(qos.BRIDGE_DATA, qos.BRIDGE_STATE_10HZ, qos.ROBOT_STATE_10HZ,
-                             qos.STATUS))
+    from hb50_nodes import topics
+    probe = rh.Probe(topics=(topics.BRIDGE_DATA, topics.BRIDGE_STATE_10HZ,
+                             topics.ROBOT_STATE_10HZ, topics.STATUS))
     try:
         assert rh.wait_for(lambda: _standing(probe), 30.0), 'the stack did not stand up'
         yield {'procs': procs, 'probe': probe}
@@ -54,8 +54,8 @@ def stack(ros_domain):
 
 
 def _standing(probe, tol=0.05):
-    data = probe.latest(probe.qos.BRIDGE_DATA)
-    state = probe.latest(probe.qos.ROBOT_STATE_10HZ)
+    data = probe.latest(probe.topics.BRIDGE_DATA)
+    state = probe.latest(probe.topics.ROBOT_STATE_10HZ)
     return (data is not None and state is not None
             and np.max(np.abs(np.asarray(data.joint_position) - STAND)) < tol
             and state.motion_mode[0] == MODE_STAND)
@@ -80,7 +80,7 @@ def _rss_mb(pid):
 
 
 def _rejected(probe):
-    state = probe.latest(probe.qos.BRIDGE_STATE_10HZ)
+    state = probe.latest(probe.topics.BRIDGE_STATE_10HZ)
     for line in state.status if state is not None else ():
         if line.startswith('rejected commands: '):
             return int(line.split(': ')[1])
@@ -186,7 +186,7 @@ def _assert_kept_standing(probe, t0):
     damping = [m.header.stamp.sec + m.header.stamp.nanosec * 1e-9
                for m in probe.statuses(t0, levels.WARN, 'safe damping')]
     until = min(damping, default=float('inf'))
-    for msg in probe.since(probe.qos.BRIDGE_DATA, t0):
+    for msg in probe.since(probe.topics.BRIDGE_DATA, t0):
         if _stamp(msg) < until:
             assert np.max(np.abs(np.asarray(msg.joint_position) - STAND)) < 0.2
 
@@ -217,7 +217,7 @@ def _valid_command_still_applies(probe):
         probe.cmd_pub.publish(msg)
         time.sleep(0.02)
     assert probe.statuses(t0, levels.WARN, 'control_node -> my_ctrl')
-    q = np.asarray(probe.latest(probe.qos.BRIDGE_DATA).joint_position)
+    q = np.asarray(probe.latest(probe.topics.BRIDGE_DATA).joint_position)
     # Applied: every knee bent far past the stand pose, towards the crouch (the body weight
     # makes it sag a little further than commanded).
     assert np.all(q[2::3] < STAND[2::3] - 0.35) and np.max(np.abs(q - CROUCH)) < 0.25, q
@@ -248,7 +248,7 @@ def test_invalid_traffic_between_valid_commands_keeps_the_custom_source(stack):
     # Another node's writer, as in the field (one depth-1 mabRT writer publishing both in a
     # burst could drop its own samples before they leave: that is the publisher's business).
     from hb50_commons.msg import JointCommand
-    hostile = probe.node.create_publisher(JointCommand, probe.qos.JOINT_COMMAND,
+    hostile = probe.node.create_publisher(JointCommand, probe.topics.JOINT_COMMAND,
                                           probe.qos.MAB_RT)
     # Discovery of the new writer; also more than a report period (1 s) after the previous
     # test's switch reports, so that every switch here is reported or counted.
@@ -332,7 +332,7 @@ def test_megabyte_strings_bound_log_status_and_memory(stack):
     assert bridge.poll() is None
     assert _rejected(probe) > rejected_before
     assert rss1 - rss0 <= 2.0 * JOINT_COMMAND_DEPTH + 40.0, (rss0, rss1)
-    statuses = probe.since(probe.qos.STATUS, t0)
+    statuses = probe.since(probe.topics.STATUS, t0)
     assert statuses and max(len(m.status) for m in statuses) <= 300
     log = bridge.output()[log_before:]
     assert max(map(len, log.splitlines()), default=0) <= MAX_LOG_LINE
@@ -381,9 +381,9 @@ def test_fuzzed_velocity_commands_never_make_an_invalid_joint_command(stack):
     t1 = time.monotonic()
     end = t1 + 15.0
     while time.monotonic() < end and not any(
-            m.body_vel.linear.x > 0.1 for m in probe.since(probe.qos.ROBOT_STATE_10HZ, t1)):
+            m.body_vel.linear.x > 0.1 for m in probe.since(probe.topics.ROBOT_STATE_10HZ, t1)):
         probe.twist_pub.publish(twist)
         time.sleep(0.05)
     assert any(m.body_vel.linear.x > 0.1
-               for m in probe.since(probe.qos.ROBOT_STATE_10HZ, t1))
+               for m in probe.since(probe.topics.ROBOT_STATE_10HZ, t1))
     assert rh.wait_for(lambda: _standing(probe), 20.0)

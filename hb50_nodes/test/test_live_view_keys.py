@@ -34,8 +34,8 @@ def test_live_view_publishes_the_keys_on_a_terminal_and_exits_0(test_domain):
     from geometry_msgs.msg import Twist
     probe = rh.Probe()
     twists = []
-    probe.node.create_subscription(Twist, probe.qos.VELOCITY_COMMAND, twists.append,
-                                   probe.qos.MAB_RT)
+    probe.node.create_subscription(Twist, probe.name(probe.topics.VELOCITY_COMMAND),
+                                   twists.append, probe.qos.MAB_RT)
     # stdin is a terminal (the keys); the screen goes to the process' output file.
     master, slave = pty.openpty()
     proc = rh.start('live_view', '-p', 'refresh_rate:=5.0', stdin=slave)

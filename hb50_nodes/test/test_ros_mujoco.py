@@ -44,15 +44,15 @@ def test_mujoco_stand_level_at_stand_height_then_pitch_command(stack):
     probe, procs = stack
 
     def standing():
-        state = probe.latest(probe.qos.ROBOT_STATE)
+        state = probe.latest(probe.topics.ROBOT_STATE)
         return state is not None and state.motion_mode[0] == MODE_STAND
 
     assert rh.wait_for(standing, 60.0), [p.poll() for p in procs]
     time.sleep(1.0)
     t0 = time.monotonic()
     time.sleep(2.0)
-    states = probe.since(probe.qos.ROBOT_STATE, t0)
-    data = probe.since(probe.qos.BRIDGE_DATA, t0)
+    states = probe.since(probe.topics.ROBOT_STATE, t0)
+    data = probe.since(probe.topics.BRIDGE_DATA, t0)
     assert states and data
     heights = np.array([s.pose.position.z for s in states])
     assert np.all(np.abs(heights - CFG.stand_height) < 0.01), (heights.min(), heights.max())
@@ -65,13 +65,13 @@ def test_mujoco_stand_level_at_stand_height_then_pitch_command(stack):
 
     def pitched():
         probe.twist_pub.publish(twist)
-        d = probe.latest(probe.qos.BRIDGE_DATA)
+        d = probe.latest(probe.topics.BRIDGE_DATA)
         return d is not None and abs(_rpy(d.orientation)[1] - want) < 0.05
     assert rh.wait_for(pitched, 15.0, period=0.05)
     for _ in range(20):      # held while the command keeps coming
         probe.twist_pub.publish(twist)
         time.sleep(0.05)
-    roll, pitch = _rpy(probe.latest(probe.qos.BRIDGE_DATA).orientation)
+    roll, pitch = _rpy(probe.latest(probe.topics.BRIDGE_DATA).orientation)
     assert abs(pitch - want) < 0.05 and abs(roll) < 0.05
-    state = probe.latest(probe.qos.ROBOT_STATE)
+    state = probe.latest(probe.topics.ROBOT_STATE)
     assert abs(_rpy(state.pose.orientation)[1] - want) < 0.05

@@ -34,8 +34,8 @@ def stack(ros_domain):
 
 
 def _standing(probe, tol=0.05):
-    data = probe.latest(probe.qos.BRIDGE_DATA)
-    state = probe.latest(probe.qos.ROBOT_STATE)
+    data = probe.latest(probe.topics.BRIDGE_DATA)
+    state = probe.latest(probe.topics.ROBOT_STATE)
     return (data is not None and state is not None
             and np.max(np.abs(np.asarray(data.joint_position) - STAND)) < tol
             and state.motion_mode[0] == MODE_STAND)
@@ -70,10 +70,10 @@ def test_stale_detection_damping_and_recovery(stack):
     stale = probe.statuses(t0, levels.STALE, 'control_node')[0]
     assert stale.reporting_node == 'control_node'
     assert rh.wait_for(lambda: probe.statuses(t0, levels.WARN, 'safe damping'), 5.0)
-    assert rh.wait_for(lambda: not probe.latest(probe.qos.BRIDGE_STATE).drives_enabled, 5.0)
+    assert rh.wait_for(lambda: not probe.latest(probe.topics.BRIDGE_STATE).drives_enabled, 5.0)
     t1 = time.monotonic()
     procs['control_node'] = rh.start('control_node')
     assert rh.wait_for(lambda: probe.statuses(t1, levels.OK, 'control_node: heartbeat resumed'),
                        20.0)
-    assert rh.wait_for(lambda: probe.latest(probe.qos.BRIDGE_STATE).drives_enabled, 10.0)
+    assert rh.wait_for(lambda: probe.latest(probe.topics.BRIDGE_STATE).drives_enabled, 10.0)
     assert rh.wait_for(lambda: _standing(probe), 20.0)

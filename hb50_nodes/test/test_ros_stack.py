@@ -43,13 +43,13 @@ def stack(request, ros_domain):
 
 
 def _positions(probe):
-    msg = probe.latest(probe.qos.BRIDGE_DATA)
+    msg = probe.latest(probe.topics.BRIDGE_DATA)
     return None if msg is None else np.asarray(msg.joint_position, dtype=float)
 
 
 def _standing(probe, tol=0.05):
     q = _positions(probe)
-    state = probe.latest(probe.qos.ROBOT_STATE)
+    state = probe.latest(probe.topics.ROBOT_STATE)
     return (q is not None and state is not None and np.max(np.abs(q - STAND)) < tol
             and state.motion_mode[0] == MODE_STAND)
 
@@ -74,31 +74,32 @@ def _publish_for(probe, msg, seconds, rate=50.0):
 def test_stands_up_and_holds_the_stand_pose(stack):
     probe = stack['probe']
     assert _standing(probe), _positions(probe)
-    state = probe.latest(probe.qos.ROBOT_STATE)
+    state = probe.latest(probe.topics.ROBOT_STATE)
     assert [leg.leg_name for leg in state.leg] == ['FR', 'FL', 'RL', 'RR']
     assert all(leg.contact for leg in state.leg)
     assert abs(state.pose.position.z - 0.28) < 0.03
-    bridge_state = probe.latest(probe.qos.BRIDGE_STATE)
+    bridge_state = probe.latest(probe.topics.BRIDGE_STATE)
     assert bridge_state.drives_enabled
 
 
 def test_publisher_qos_equals_spec(stack):
     probe = stack['probe']
     node = probe.node
-    expected_node = {probe.qos.BRIDGE_DATA: 'bridge_node', probe.qos.BRIDGE_STATE: 'bridge_node',
-                     probe.qos.BRIDGE_STATE_10HZ: 'bridge_node',
-                     probe.qos.ROBOT_STATE: 'control_node',
-                     probe.qos.ROBOT_STATE_10HZ: 'control_node',
-                     probe.qos.JOINT_COMMAND: 'control_node'}
-    for topic, (type_name, profile, _) in probe.qos.TOPICS.items():
-        if topic == probe.qos.VELOCITY_COMMAND:
+    t = probe.topics
+    expected_node = {t.BRIDGE_DATA: 'bridge_node', t.BRIDGE_STATE: 'bridge_node',
+                     t.BRIDGE_STATE_10HZ: 'bridge_node', t.ROBOT_STATE: 'control_node',
+                     t.ROBOT_STATE_10HZ: 'control_node', t.JOINT_COMMAND: 'control_node'}
+    for topic, (type_name, profile, _) in t.TOPICS.items():
+        if topic == t.VELOCITY_COMMAND:
             continue
-        infos = [i for i in node.get_publishers_info_by_topic(topic)
+        # The default namespace: users see the vendor's names, /hb50/bridge_data etc.
+        infos = [i for i in node.get_publishers_info_by_topic('/hb50/' + topic)
                  if i.node_name != node.get_name()]
         assert infos, topic
         want = probe.qos.PROFILES[profile]
         for info in infos:
             assert info.topic_type == type_name
+            assert info.node_namespace == '/hb50', (topic, info.node_name)
             # DDS discovery carries reliability and durability; history/depth are not
             # propagated (reported UNKNOWN/0): test_params checks those in the profiles.
             assert info.qos_profile.reliability == want.reliability, (topic, info.node_name)
@@ -106,9 +107,9 @@ def test_publisher_qos_equals_spec(stack):
         if topic in expected_node:
             assert {i.node_name for i in infos} == {expected_node[topic]}
     heartbeat_nodes = {i.node_name for i in node.get_publishers_info_by_topic(
-        probe.qos.HEARTBEAT)}
+        '/hb50/heartbeat')}
     assert heartbeat_nodes >= {'bridge_node', 'control_node', 'heartbeat_monitor'}
-    sub = [i for i in node.get_subscriptions_info_by_topic(probe.qos.JOINT_COMMAND)
+    sub = [i for i in node.get_subscriptions_info_by_topic('/hb50/joint_command')
            if i.node_name == 'bridge_node']
     assert sub and sub[0].qos_profile.reliability == ReliabilityPolicy.BEST_EFFORT
 
@@ -117,7 +118,7 @@ def test_rates_500hz_steady_and_10hz_slow(stack):
     probe = stack['probe']
     t0 = time.monotonic()
     time.sleep(2.0)
-    q = probe.qos
+    q = probe.topics
     fast = {t: probe.since(t, t0) for t in (q.BRIDGE_DATA, q.BRIDGE_STATE, q.ROBOT_STATE,
                                             q.JOINT_COMMAND)}
     slow = {t: probe.since(t, t0) for t in (q.BRIDGE_STATE_10HZ, q.ROBOT_STATE_10HZ)}
@@ -143,8 +144,8 @@ def test_every_node_sends_ok_heartbeats(stack):
     t0 = time.monotonic()
     names = ('bridge_node', 'control_node', 'heartbeat_monitor')
     rh.wait_for(lambda: all(sum(m.reporting_node == n for m in probe.since(
-        probe.qos.HEARTBEAT, t0)) >= 2 for n in names), 5.0)
-    beats = probe.since(probe.qos.HEARTBEAT, t0)
+        probe.topics.HEARTBEAT, t0)) >= 2 for n in names), 5.0)
+    beats = probe.since(probe.topics.HEARTBEAT, t0)
     for name in names:
         mine = [m for m in beats if m.reporting_node == name]
         assert len(mine) >= 2, name
@@ -176,9 +177,9 @@ def test_invalid_commands_are_rejected_reported_and_never_applied(stack):
         assert errors[0].reporting_node == 'bridge_node' and 'bad_ctrl' in errors[0].status
     assert not probe.statuses(t0, text='-> bad_ctrl')
     # Never applied: the robot kept standing the whole time.
-    for msg in probe.since(probe.qos.BRIDGE_DATA, t0):
+    for msg in probe.since(probe.topics.BRIDGE_DATA, t0):
         assert np.max(np.abs(np.asarray(msg.joint_position) - STAND)) < 0.1
-    assert 'rejected commands' in ' '.join(probe.latest(probe.qos.BRIDGE_STATE).status)
+    assert 'rejected commands' in ' '.join(probe.latest(probe.topics.BRIDGE_STATE).status)
 
 
 def test_custom_source_takes_priority_and_control_resumes(stack):
@@ -215,7 +216,7 @@ def test_velocity_command_is_clamped_scaled_and_followed(stack):
 
     def mean_vx(window=0.6):
         t = time.monotonic() - window
-        vs = [m.body_vel.linear.x for m in probe.since(probe.qos.ROBOT_STATE, t)]
+        vs = [m.body_vel.linear.x for m in probe.since(probe.topics.ROBOT_STATE, t)]
         return statistics.mean(vs) if vs else float('nan')
 
     def drive(linear_x, check, timeout=12.0):
@@ -231,7 +232,7 @@ def test_velocity_command_is_clamped_scaled_and_followed(stack):
 
     # 4.0 is clamped to 1.0 and scaled by cmd_vel_lin (0.5 m/s).
     assert drive(4.0, lambda: abs(mean_vx() - speed) < 0.1), mean_vx()
-    state = probe.latest(probe.qos.ROBOT_STATE)
+    state = probe.latest(probe.topics.ROBOT_STATE)
     assert state.motion_mode[0] == MODE_LOCOMOTION
     assert state.motion_gait[0] in (2, 3) and state.motion_type[0] == 1
     assert drive(-0.4, lambda: abs(mean_vx() + 0.4 * speed) < 0.08), mean_vx()

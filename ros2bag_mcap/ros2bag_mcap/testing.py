@@ -32,7 +32,8 @@ def start_hb50_stack(debug_counts=True):
         args = [executable('hb50_nodes', name), '--ros-args', '--params-file', params,
                 '-p', 'physics_engine:=simple']
         if debug_counts and name != 'heartbeat_monitor':
-            args += ['--log-level', f'{name}:=debug']
+            # The logger of a node in /hb50 is hb50.<node>.
+            args += ['--log-level', f'hb50.{name}:=debug']
         procs[name] = start(args)
     return procs
 

@@ -1,0 +1,122 @@
+# SPDX-License-Identifier: Apache-2.0
+"""
+Two simulated HB50 robots side by side on one domain, in /robot1 and /robot2.
+
+Each is the composed hb50_stack started with `-r __ns:=/robotN` and the shipped parameter
+file (its `/**/<node>` keys match the nodes in any namespace). Each robot's topics exist only
+under its namespace, each stands up on its own command stream, a velocity command sent to
+/robot1 moves robot1 only, and each robot's heartbeat monitor keeps both of its nodes OK.
+"""
+
+import os
+import time
+
+from ament_index_python.packages import get_package_share_directory
+from hb50_nodes import levels, topics
+from hb50_nodes.control_core import MODE_LOCOMOTION, MODE_STAND
+import pytest
+import rosharness as rh
+
+ROBOTS = ('/robot1', '/robot2')
+NODES = ('bridge_node', 'control_node', 'heartbeat_monitor')
+
+
+@pytest.fixture(scope='module')
+def robots(ros_domain):
+    params = os.path.join(get_package_share_directory('hb50_nodes'), 'config', 'hb50.yaml')
+    procs = {ns: rh.start('hb50_stack', '-r', f'__ns:={ns}', '--params-file', params)
+             for ns in ROBOTS}
+    # 10 Hz and event topics only: two stacks already run four 500 Hz loops.
+    probe = rh.Probe(topics=(topics.ROBOT_STATE_10HZ, topics.BRIDGE_STATE_10HZ, topics.STATUS,
+                             topics.HEARTBEAT), namespaces=ROBOTS)
+    try:
+        assert rh.wait_for(lambda: all(_standing(probe, ns) for ns in ROBOTS), 40.0), \
+            {ns: rh.stop(proc).output[-2000:] for ns, proc in procs.items()}
+        yield probe, procs
+    finally:
+        probe.close()
+        for proc in procs.values():
+            code, out, _ = rh.stop(proc)
+            assert code == 0 and 'Traceback' not in out, out[-3000:]
+
+
+def _standing(probe, ns):
+    state = probe.latest(topics.ROBOT_STATE_10HZ, ns)
+    bridge = probe.latest(topics.BRIDGE_STATE_10HZ, ns)
+    return (state is not None and bridge is not None and bridge.drives_enabled
+            and state.motion_mode[0] == MODE_STAND)
+
+
+def test_each_robot_has_its_topics_and_nodes_only_under_its_namespace(robots):
+    probe, _ = robots
+    node = probe.node
+    expected = {f'{ns}/{topic}': [row.type_name]
+                for ns in ROBOTS for topic, row in topics.TOPICS.items()}
+
+    def graph_topics():
+        return dict(node.get_topic_names_and_types())
+    # The graph is complete once every expected topic was discovered.
+    rh.wait_for(lambda: all(graph_topics().get(n) == t for n, t in expected.items()), 10.0)
+    names = graph_topics()
+    for name, types in expected.items():
+        assert names.get(name) == types, name
+    # No HB50 topic anywhere else: not in /hb50, not in the root namespace.
+    elsewhere = [n for n in names
+                 if n.rsplit('/', 1)[-1] in topics.TOPICS and n.rsplit('/', 1)[0] not in ROBOTS]
+    assert not elsewhere, elsewhere
+    graph = set(node.get_node_names_and_namespaces())
+    for ns in ROBOTS:
+        assert {(name, ns) for name in NODES} <= graph
+    assert not [n for n in graph if n[1] == topics.DEFAULT_NAMESPACE]
+
+
+def test_each_robot_stands_on_its_own_command_stream(robots):
+    probe, _ = robots
+    for ns in ROBOTS:
+        # The bridge of each robot hears the control_node of that robot, and no other.
+        publishers = {(i.node_name, i.node_namespace)
+                      for i in probe.node.get_publishers_info_by_topic(f'{ns}/joint_command')
+                      if i.node_name != probe.node.get_name()}
+        assert publishers == {('control_node', ns)}, (ns, publishers)
+        readers = {(i.node_name, i.node_namespace)
+                   for i in probe.node.get_subscriptions_info_by_topic(f'{ns}/joint_command')}
+        assert readers == {('bridge_node', ns)}, (ns, readers)
+        assert _standing(probe, ns)
+
+
+def test_a_velocity_command_to_robot1_moves_robot1_only(robots):
+    from geometry_msgs.msg import Twist
+    probe, _ = robots
+    twist = Twist()
+    twist.linear.x = 0.5
+    t0 = time.monotonic()
+    end = t0 + 15.0
+
+    def walking(ns):
+        return any(m.motion_mode[0] == MODE_LOCOMOTION and m.body_vel.linear.x > 0.1
+                   for m in probe.since(topics.ROBOT_STATE_10HZ, t0, ns))
+
+    while time.monotonic() < end and not walking('/robot1'):
+        probe.twist_pubs['/robot1'].publish(twist)
+        time.sleep(0.05)
+    assert walking('/robot1')
+    # robot2 kept standing still the whole time.
+    other = probe.since(topics.ROBOT_STATE_10HZ, t0, '/robot2')
+    assert other and all(m.motion_mode[0] == MODE_STAND for m in other)
+    assert max(abs(m.body_vel.linear.x) for m in other) < 0.05
+
+
+def test_each_robots_heartbeats_keep_both_robots_ok(robots):
+    probe, _ = robots
+    t0 = time.monotonic()
+    assert rh.wait_for(lambda: all(
+        {m.reporting_node for m in probe.since(topics.HEARTBEAT, t0, ns)} >= set(NODES)
+        for ns in ROBOTS), 5.0)
+    # Longer than the monitors' stale timeout (1 s) plus a check period.
+    time.sleep(max(0.0, t0 + 2.0 - time.monotonic()))
+    for ns in ROBOTS:
+        beats = probe.since(topics.HEARTBEAT, t0, ns)
+        assert {m.reporting_node for m in beats} >= set(NODES), ns
+        assert all(m.level[0] == levels.OK for m in beats), ns
+        # Each monitor hears its own robot's nodes: none of them went STALE.
+        assert not probe.statuses(t0, levels.STALE, ns=ns), ns
