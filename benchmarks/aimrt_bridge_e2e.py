@@ -127,7 +127,8 @@ def main():
     port = free_port()
     params = {'aimrt_bridge': {'ros__parameters': {
         'http_port': port, 'state_aimrt_topics': ['bench'], 'state_types': ['JointState'],
-        'state_ros_topics': ['bench/joint_states'], 'qos_depth': 1000}}}
+        'state_ros_topics': ['bench/joint_states'],
+        'qos_overrides': {'/bench/joint_states': {'publisher': {'depth': 1000}}}}}}
     cfg = tempfile.NamedTemporaryFile('w', suffix='.yaml', delete=False)
     json.dump(params, cfg)
     cfg.close()

@@ -235,7 +235,8 @@ def main():
         params = tempfile.NamedTemporaryFile('w', suffix='.yaml', delete=False)
         json.dump({'horus_bridge': {'ros__parameters': {
             'horus_to_ros': ['LaserScan:bench.e2e:/bench/e2e:laser'],
-            'horus_start': 'latest', 'qos_depth': 100}}}, params)  # default poll period
+            'horus_start': 'latest',  # default poll period
+            'qos_overrides': {'/bench/e2e': {'publisher': {'depth': 100}}}}}}, params)
         params.close()
         exe = os.path.join(get_package_prefix('horus_bridge'), 'lib', 'horus_bridge',
                            'horus_bridge')

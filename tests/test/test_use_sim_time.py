@@ -4,7 +4,8 @@ use_sim_time:=true: the stamps a node gives its messages follow /clock.
 
 robstride_sim_node (joint_states and robstride_state, stamped from the node clock) started
 with `-p use_sim_time:=true` while this test publishes /clock from 1000 s on: every stamp
-lies between the first and the last /clock it published. The two bridges (aimrt_bridge,
+lies between the first and the last /clock it published, and it keeps cycling (steady
+time) while /clock stands still. The two bridges (aimrt_bridge,
 horus_bridge) are checked in their own packages (their stamps are the ones the source
 message carries). adam_arm_pose (pnd_adam_examples) publishes no stamped message.
 """
@@ -50,6 +51,15 @@ def test_robstride_sim_node_stamps_follow_clock(ros_node):
             return len(joint_states) >= 5 and len(states) >= 5
         assert wt.wait_for(enough, WAIT, period=0.0), proc.output()
         last = sim[0] - SIM_STEP_NS     # the newest /clock published
+        # /clock stands still (a paused simulation): the driver's cycle runs on steady time
+        # and keeps reading and writing the bus; its stamps stay at the last /clock.
+        cycled = len(states) + 10
+
+        def still_cycling():
+            assert proc.poll() is None, proc.output()
+            rclpy.spin_once(ros_node, timeout_sec=0.02)
+            return len(states) >= cycled
+        assert wt.wait_for(still_cycling, WAIT, period=0.0), proc.output()
     finally:
         result = wt.stop(proc)
         for sub in subs:
