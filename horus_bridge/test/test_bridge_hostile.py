@@ -7,6 +7,10 @@ The bridge node against hostile shared memory and signals (in make test).
   rewind), then a new victim topic is created: the bridge stays alive, publishes only
   messages that were written, keeps forwarding the steady topic throughout, serves the
   re-created victim again, logs a bounded number of lines and keeps its memory bounded.
+* One event at a time on a bridge of its own: a truncated victim file, then the victim's
+  head index moved backwards in the same file: exactly one warning each, naming the topic
+  and the reason; the steady topic keeps flowing; the victim is served again (after its
+  re-creation; after the rewind from the new head on, nothing replayed or lost).
 * SIGINT and SIGTERM at several moments (imports, start-up, steady state): exit 0 and
   no traceback.
 """
@@ -310,3 +314,73 @@ def test_signal_at_any_moment_exits_0_without_traceback(tmp_path, domain_id, sig
             assert not os.path.exists(shm.topic_path('js', ns)), delay
     finally:
         shm.remove_namespace(ns)
+
+
+def _victim_warnings(log, reason):
+    """WARN lines of the bridge about the victim topic that contain `reason`."""
+    return [line for line in log.splitlines()
+            if 'WARN' in line and "'victim'" in line and reason in line]
+
+
+def _head(ns):
+    with open(shm.topic_path('victim', ns), 'rb') as f:
+        return int.from_bytes(os.pread(f.fileno(), 8, 64), 'little')
+
+
+def test_truncation_then_rewind_warn_once_resynchronise_and_keep_the_other_topic(
+        tmp_path, domain_id):
+    # Defect 2 of issue 13, one event at a time on a bridge of its own (the fuzz above
+    # only bounds the log): each event gives exactly one warning naming the topic and
+    # the reason, the steady topic flows throughout, the victim is served again after.
+    h = Harness(tmp_path, domain_id)
+    try:
+        assert h.victim_flows(), 'bridge never forwarded the victim topic'
+        reopen_period = 0.1
+
+        # -- truncation: the writer's file shrinks below its ring
+        with h.lock:
+            steady_before = len(h.steady_got)
+        with open(shm.topic_path('victim', h.ns), 'r+b') as f:
+            os.ftruncate(f.fileno(), shm.HEADER_SIZE + 8)
+        assert h.wait_for(lambda: _victim_warnings(h.proc.output(), 'truncated'))
+        assert h.send_victim() is None, 'the truncated file took a message'
+        # several reopen periods with the file still truncated: no second warning
+        time.sleep(5 * reopen_period)
+        assert h.wait_for(lambda: len(h.steady_got) >= steady_before + 20)
+        log = h.proc.output()
+        assert len(_victim_warnings(log, '')) == 1, log[-3000:]
+        # the publisher re-creates its topic: forwarded again
+        h.recreate_victim()
+        assert h.victim_flows(), 'the re-created topic is not served'
+
+        # -- rewind: the head index moves backwards in the same file
+        for _ in range(6):
+            h.send_victim()
+        last = h.stamp
+        assert h.wait_for(lambda: last in h.victim_got)
+        with h.lock:
+            steady_before = len(h.steady_got)
+            got_before = len(h.victim_got)
+        head = _head(h.ns)
+        assert head >= 6
+        with open(shm.topic_path('victim', h.ns), 'r+b') as f:
+            os.pwrite(f.fileno(), (head - 5).to_bytes(8, 'little'), 64)
+        assert h.wait_for(lambda: _victim_warnings(h.proc.output(), 'moved back'))
+        # the writer continues from the rewound head (same file, not re-created)
+        new = [h.send_victim() for _ in range(3)]
+        assert None not in new
+        assert _head(h.ns) == head - 5 + 3
+        assert h.wait_for(lambda: new[-1] in h.victim_got)
+        time.sleep(0.1)     # 20 more polls: nothing else may arrive
+        assert h.wait_for(lambda: len(h.steady_got) >= steady_before + 10)
+        with h.lock:
+            # resumed exactly with the new messages: nothing replayed, nothing lost
+            assert h.victim_got[got_before:] == new
+        log = h.proc.output()
+        assert len(_victim_warnings(log, 'moved back')) == 1, log[-3000:]
+        assert len(_victim_warnings(log, '')) == 2, log[-3000:]
+        assert 'resynchronised' in _victim_warnings(log, 'moved back')[0]
+    finally:
+        rc, log = h.close()
+    assert rc == 0, log[-3000:]
+    assert 'Traceback' not in log, log[-3000:]
