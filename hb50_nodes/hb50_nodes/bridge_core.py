@@ -42,17 +42,27 @@ class BridgeCore:
         """Validate and arbitrate one JointCommand; returns the events to report."""
         return self.accept(msg, self.check(msg), now)
 
-    def check(self, msg):
+    def check(self, msg, limits=None):
         """
         Validate only: return the ValidCommand or the InvalidCommand.
 
-        It reads no mutable state, so bridge_node runs it outside the lock the 500 Hz loop
-        waits for.
+        Against `limits` (default: the current ones). It reads no other mutable state, so
+        bridge_node runs it outside the lock the 500 Hz loop waits for.
         """
         try:
-            return validate(msg, self.cfg.joint_names, self.limits)
+            return validate(msg, self.cfg.joint_names,
+                            self.limits if limits is None else limits)
         except InvalidCommand as exc:
             return exc
+
+    def reconfigure(self, cfg, limits):
+        """Take new run-time settings (timeouts, damping gain, limits); the state is kept."""
+        if cfg.damping_kd != self.cfg.damping_kd:
+            damping = damping_command(len(cfg.joint_names), cfg.damping_kd)
+            if self.command is self.damping:
+                self.command = damping
+            self.damping = damping
+        self.cfg, self.limits = cfg, limits
 
     def accept(self, msg, checked, now):
         """Counts/reports a rejection or arbitrates a ValidCommand (the result of check(msg))."""

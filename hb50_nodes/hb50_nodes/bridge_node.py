@@ -7,20 +7,20 @@ from types import SimpleNamespace
 from hb50_commons.msg import BridgeData, BridgeState, JointCommand
 import numpy as np
 
-from . import cdr, qos, topics
-from .bridge_core import BridgeCore
+from . import cdr, params, qos, topics
+from .bridge_core import BridgeConfig, BridgeCore
 from .loop_node import LoopNode
-from .params import BRIDGE, declare
 from .ros_common import run, StatusReporter
-from .validation import InvalidCommand
+from .validation import GainLimits, InvalidCommand
 
 
 class BridgeNode(LoopNode):
 
     def __init__(self, **kwargs):
         super().__init__('bridge_node', **kwargs)
-        loop, bridge, sim, geo, limits, arb = declare(self, BRIDGE)
+        loop, bridge, sim, geo, limits, arb = params.declare(self, params.BRIDGE)
         self.setup_loop(loop)
+        self.arbiter_cfg = arb
         self.core = BridgeCore(bridge, sim, geo, limits, arb.make(), time.monotonic())
         self.data_pub = self.create_publisher(BridgeData, topics.BRIDGE_DATA, qos.MAB_RT)
         self.state_pub = self.create_publisher(BridgeState, topics.BRIDGE_STATE,
@@ -33,12 +33,26 @@ class BridgeNode(LoopNode):
         self.create_subscription(JointCommand, topics.JOINT_COMMAND, self.on_command,
                                  qos.JOINT_COMMAND_READER, raw=True)
         self.joint_names = tuple(bridge.joint_names)
-        self._last_check = None     # (command body, decoded command, check result)
+        self._last_check = None     # (command body, decoded command, check result, limits)
         self._decoder = cdr.JointCommandDecoder()
         # Compiled CDR layouts of the published messages (one struct.pack each per tick);
         # BridgeState's is rebuilt when its status strings change.
         self._data_layout = cdr.bridge_data_layout('imu', self.joint_names)
         self._state_layout = (None, None)
+        # `ros2 param set` of a run-time parameter (command limits, timeouts, arbitration
+        # rate rule): checked, then applied; the others are read-only (refused).
+        params.on_change(self, params.BRIDGE, self.apply_parameters)
+
+    def apply_parameters(self, changes):
+        """Take run-time parameters just set (already checked) into the running core."""
+        with self.lock:
+            core = self.core
+            core.reconfigure(params.build(BridgeConfig, changes, core.cfg),
+                             params.build(GainLimits, changes, core.limits))
+            self.arbiter_cfg = params.build(type(self.arbiter_cfg), changes, self.arbiter_cfg)
+            self.arbiter_cfg.configure(core.arbiter)
+        self.get_logger().info('parameters set: ' + ', '.join(
+            f'{name}={value}' for name, value in sorted(changes.items())))
 
     def on_command(self, raw):
         """Take one serialized JointCommand: decode, validate, then arbitrate under the lock."""
@@ -49,9 +63,10 @@ class BridgeNode(LoopNode):
             msg, checked = _UNDECODABLE, InvalidCommand(f'undecodable command ({exc})')
         if checked is None:
             last = self._last_check
-            if last is not None and last[0] == body:
+            limits = self.core.limits
+            if last is not None and last[0] == body and last[3] is limits:
                 # The same source, names, gains and targets as the previous command (only
-                # the header differs): the same validation result.
+                # the header differs), under the same limits: the same validation result.
                 msg, checked = last[1], last[2]
             else:
                 try:
@@ -60,8 +75,8 @@ class BridgeNode(LoopNode):
                     msg, checked = _UNDECODABLE, InvalidCommand(f'undecodable command ({exc})')
                 else:
                     # Validation outside the lock: the loop thread never waits for it.
-                    checked = self.core.check(msg)
-                    self._last_check = (body, msg, checked)
+                    checked = self.core.check(msg, limits)
+                    self._last_check = (body, msg, checked, limits)
                     if not isinstance(checked, InvalidCommand):
                         self._decoder.learn(msg)    # a valid source's next ones: one unpack
         with self.lock:

@@ -7,11 +7,10 @@ from geometry_msgs.msg import Twist
 from hb50_commons.msg import BridgeData, JointCommand, RobotState
 import numpy as np
 
-from . import cdr, qos, topics
-from .control_core import ControlCore
+from . import cdr, params, qos, topics
+from .control_core import ControlConfig, ControlCore
 from .layout import JOINT_NAMES, LEG_NAMES, NUM_JOINTS
 from .loop_node import LoopNode
-from .params import CONTROL, declare
 from .ros_common import run, StatusReporter
 
 
@@ -25,7 +24,7 @@ class ControlNode(LoopNode):
 
     def __init__(self, **kwargs):
         super().__init__('control_node', **kwargs)
-        loop, control, geo = declare(self, CONTROL)
+        loop, control, geo = params.declare(self, params.CONTROL)
         self.setup_loop(loop)
         self.core = ControlCore(control, geo)
         self.cmd_pub = self.create_publisher(JointCommand, topics.JOINT_COMMAND,
@@ -46,6 +45,16 @@ class ControlNode(LoopNode):
         self._brake = bytes(NUM_JOINTS)         # no brake
         self._joint_index = None
         self._decoder = cdr.BridgeDataDecoder()
+        # `ros2 param set` of a run-time parameter (speed limits, timeouts, ramps): checked,
+        # then applied; the others are read-only (refused).
+        params.on_change(self, params.CONTROL, self.apply_parameters)
+
+    def apply_parameters(self, changes):
+        """Take run-time parameters just set (already checked) into the running core."""
+        with self.lock:
+            self.core.cfg = params.build(ControlConfig, changes, self.core.cfg)
+        self.get_logger().info('parameters set: ' + ', '.join(
+            f'{name}={value}' for name, value in sorted(changes.items())))
 
     def on_bridge_data(self, raw):
         try:

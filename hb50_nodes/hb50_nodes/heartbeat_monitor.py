@@ -6,9 +6,8 @@ import time
 from hb50_commons.msg import Status
 from rclpy.node import Node
 
-from . import qos, topics
+from . import params, qos, topics
 from .heartbeat import HeartbeatTracker
-from .params import declare, MONITOR
 from .ros_common import run, StatusReporter
 
 
@@ -17,12 +16,20 @@ class HeartbeatMonitor(Node):
     def __init__(self, **kwargs):
         kwargs.setdefault('namespace', topics.DEFAULT_NAMESPACE)
         super().__init__('heartbeat_monitor', **kwargs)
-        (cfg,) = declare(self, MONITOR)
+        (cfg,) = params.declare(self, params.MONITOR)
+        self.cfg = cfg
         self.tracker = HeartbeatTracker(cfg.stale_timeout, cfg.expected_nodes, time.monotonic())
         self.reporter = StatusReporter(self, cfg.heartbeat_rate)
         self.create_subscription(Status, topics.HEARTBEAT, self.on_heartbeat,
                                  qos.RELIABLE)
         self.create_timer(1.0 / cfg.check_rate, self.check)
+        # stale_timeout can change at run time (`ros2 param set`); the others are read-only.
+        params.on_change(self, params.MONITOR, self.apply_parameters)
+
+    def apply_parameters(self, changes):
+        """Take run-time parameters just set (already checked)."""
+        self.cfg = params.build(params.MonitorConfig, changes, self.cfg)
+        self.tracker.timeout = self.cfg.stale_timeout
 
     def on_heartbeat(self, msg):
         if msg.reporting_node == self.get_name():

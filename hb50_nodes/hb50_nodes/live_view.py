@@ -23,7 +23,7 @@ from hb50_commons.msg import BridgeData, BridgeState, JointCommand, RobotState, 
 import rclpy
 from rclpy.node import Node
 
-from . import levels, qos, topics
+from . import levels, params, qos, topics
 from .ros_common import run, spin_nodes
 from .teleop import HELP, parse_keys, Teleop
 
@@ -44,9 +44,9 @@ class LiveView(Node):
     def __init__(self, out=sys.stdout, **kwargs):
         kwargs.setdefault('namespace', topics.DEFAULT_NAMESPACE)
         super().__init__('live_view', **kwargs)
-        self.refresh = self.declare_parameter('refresh_rate', 2.0).value
-        self.duration = self.declare_parameter('duration', 0.0).value
-        self.command_rate = self.declare_parameter('command_rate', 10.0).value
+        (cfg,) = params.declare(self, params.VIEW)
+        self.refresh, self.duration = cfg.refresh_rate, cfg.duration
+        self.command_rate = cfg.command_rate
         self.out = out
         self.done = False
         self.start_time = time.monotonic()

@@ -29,11 +29,8 @@ class LoopNode(Node):
         self.loop_cfg = loop_cfg
         self.period = 1.0 / loop_cfg.rate
         # The 10 Hz topics repeat every slow_every-th 500 Hz sample.
+        # rt_priority and loop_mode were checked against their descriptors (params.py).
         self._slow_every = max(1, round(loop_cfg.rate / loop_cfg.slow_rate))
-        if not 0 <= loop_cfg.rt_priority <= 99:
-            raise ValueError(f'rt_priority must be in [0, 99], not {loop_cfg.rt_priority}')
-        if loop_cfg.loop_mode not in ('thread', 'timer'):
-            raise ValueError(f"loop_mode must be 'thread' or 'timer', not {loop_cfg.loop_mode!r}")
 
     def start(self):
         if self.loop_cfg.loop_mode == 'thread':

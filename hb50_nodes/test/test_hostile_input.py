@@ -248,8 +248,8 @@ def test_invalid_traffic_between_valid_commands_keeps_the_custom_source(stack):
     # Another node's writer, as in the field (one depth-1 mabRT writer publishing both in a
     # burst could drop its own samples before they leave: that is the publisher's business).
     from hb50_commons.msg import JointCommand
-    hostile = probe.node.create_publisher(JointCommand, probe.topics.JOINT_COMMAND,
-                                          probe.qos.MAB_RT)
+    hostile = probe.node.create_publisher(
+        JointCommand, probe.name(probe.topics.JOINT_COMMAND), probe.qos.MAB_RT)
     # Discovery of the new writer; also more than a report period (1 s) after the previous
     # test's switch reports, so that every switch here is reported or counted.
     time.sleep(1.2)
