@@ -342,6 +342,12 @@ class AimrtBridge(Node):
             self._server.stop()
         for target in self._http_targets:
             target.stop(timeout=0.5)
+            st = target.status()
+            # every command of the run, accounted for (the warnings are rate-limited)
+            self.get_logger().info(
+                f"AimRT command target {st['address']}: {st['sent']} sent, {st['failed']} "
+                f"failed, {st['refused']} refused, {st['dropped']} dropped, "
+                f"{st['unsent'] + int(st['busy'])} unsent at exit")
         return super().destroy_node()
 
 

@@ -5,7 +5,8 @@ Commands to AimRT subscribers: a bounded queue and a worker thread per target.
 The ROS 2 executor only enqueues (never waits on the network). Each target's worker
 POSTs what is queued; when a target is slow, dead or hanging its queue fills and the
 oldest commands are dropped (the newest command is the one that matters), counted in
-``dropped``; failed POSTs are counted in ``failed``, non-200 answers in ``refused``.
+``dropped``; failed POSTs are counted in ``failed``, non-200 answers in ``refused``,
+commands still queued when the target is stopped in ``unsent``.
 Other targets, and every other data path of the bridge, are not affected.
 """
 
@@ -40,6 +41,7 @@ class CommandTarget:
         self.failed = 0
         self.refused = 0
         self.dropped = 0
+        self.unsent = 0     # still queued when the target was stopped
         self.last_error = ''
         self._thread = threading.Thread(target=self._run, daemon=True,
                                         name='aimrt_cmd_%s' % self.address)
@@ -66,7 +68,7 @@ class CommandTarget:
         with self._cond:
             return {'address': self.address, 'sent': self.sent, 'failed': self.failed,
                     'refused': self.refused, 'dropped': self.dropped,
-                    'queued': len(self._queue), 'busy': self._busy,
+                    'unsent': self.unsent, 'queued': len(self._queue), 'busy': self._busy,
                     'last_error': self.last_error}
 
     def wait_idle(self, timeout):
@@ -110,6 +112,7 @@ class CommandTarget:
         """Stop the worker; a POST in flight is abandoned (its thread is a daemon)."""
         with self._cond:
             self._stopped = True
+            self.unsent += len(self._queue)
             self._queue.clear()
             self._cond.notify_all()
         self._thread.join(timeout)

@@ -81,6 +81,10 @@ def test_dead_target_is_counted_and_never_blocks_the_submitter(dead_target, live
     finally:
         dead.stop(timeout=0.5)
         live.stop(timeout=0.5)
+    # once stopped, every command submitted is accounted for (the node's exit summary)
+    st = dead.status()
+    assert st['sent'] == 0 and st['unsent'] + int(st['busy']) <= 4 + 1   # queue + in flight
+    assert st['failed'] + st['dropped'] + st['unsent'] + int(st['busy']) == 51, st
 
 
 def test_refusing_target_is_counted(live_target):
