@@ -88,7 +88,7 @@ class BridgeNode(LoopNode):
         with self.lock:
             # Stamped when the tick samples the hardware, before its computation, so the
             # stamp period does not carry the step's run-time variations.
-            stamp = time.time_ns()
+            stamp = self.stamps.now_ns()
             events = self.core.step(now, self.period)
             data, state = self._encode(stamp)
         # Pre-serialized bytes (cdr.py): rclpy publishes them without converting a message.

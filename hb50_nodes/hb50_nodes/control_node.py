@@ -86,7 +86,7 @@ class ControlNode(LoopNode):
         with self.lock:
             # Stamped when the tick samples its inputs, before its computation, so the stamp
             # period does not carry the step's run-time variations.
-            stamp = time.time_ns()
+            stamp = self.stamps.now_ns()
             targets, events = self.core.step(now, self.period)
             if targets is not None:
                 cmd, state = self._encode(stamp, targets)

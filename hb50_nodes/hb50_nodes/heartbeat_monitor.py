@@ -8,7 +8,7 @@ from rclpy.node import Node
 
 from . import params, qos, topics
 from .heartbeat import HeartbeatTracker
-from .ros_common import run, StatusReporter
+from .ros_common import run, StatusReporter, steady_timer
 
 
 class HeartbeatMonitor(Node):
@@ -22,7 +22,7 @@ class HeartbeatMonitor(Node):
         self.reporter = StatusReporter(self, cfg.heartbeat_rate)
         self.create_subscription(Status, topics.HEARTBEAT, self.on_heartbeat,
                                  qos.RELIABLE)
-        self.create_timer(1.0 / cfg.check_rate, self.check)
+        steady_timer(self, 1.0 / cfg.check_rate, self.check)
         # stale_timeout can change at run time (`ros2 param set`); the others are read-only.
         params.on_change(self, params.MONITOR, self.apply_parameters)
 

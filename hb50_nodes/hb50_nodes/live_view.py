@@ -24,7 +24,7 @@ import rclpy
 from rclpy.node import Node
 
 from . import levels, params, qos, topics
-from .ros_common import run, spin_nodes
+from .ros_common import run, spin_nodes, steady_timer
 from .teleop import HELP, parse_keys, Teleop
 
 TYPES = {
@@ -58,11 +58,11 @@ class LiveView(Node):
         for topic, msg_type in TYPES.items():
             self.create_subscription(msg_type, topic, self._callback(topic),
                                      qos.profile_for(topic))
-        self.create_timer(1.0 / self.refresh, self.draw)
+        steady_timer(self, 1.0 / self.refresh, self.draw)
         self.teleop = Teleop()
         self.twist_pub = self.create_publisher(Twist, topics.VELOCITY_COMMAND, qos.MAB_RT)
         self._tty = None            # (fd, saved termios attributes) while keys are read
-        self.create_timer(1.0 / self.command_rate, self.poll_keys)
+        steady_timer(self, 1.0 / self.command_rate, self.poll_keys)
 
     def start(self):
         """Read keys from stdin when it is a terminal (cbreak: Ctrl-C still signals)."""

@@ -7,6 +7,7 @@ import time
 from rclpy.node import Node
 
 from . import topics
+from .ros_common import StampClock, steady_timer
 from .rt_loop import PeriodicThread
 
 
@@ -16,6 +17,7 @@ class LoopNode(Node):
         # In /hb50 unless the command line sets a namespace (-r __ns:=/robot2 wins).
         kwargs.setdefault('namespace', topics.DEFAULT_NAMESPACE)
         super().__init__(name, **kwargs)
+        self.stamps = StampClock(self)  # wall clock, or the node's clock with use_sim_time
         self.lock = threading.Lock()    # guards the core between loop and callbacks
         self._thread = None
         self._timer = None
@@ -43,7 +45,7 @@ class LoopNode(Node):
                     f'rt_priority {self.loop_cfg.rt_priority}: SCHED_FIFO not available '
                     f'({self._thread.rt_error}); the loop runs at normal priority')
         else:
-            self._timer = self.create_timer(self.period, lambda: self.tick(time.monotonic()))
+            self._timer = steady_timer(self, self.period, lambda: self.tick(time.monotonic()))
 
     def stop(self):
         if self._thread is not None:
@@ -66,7 +68,8 @@ class LoopNode(Node):
         if due:
             # Debug (e.g. --log-level hb50.bridge_node:=debug): every sample stamped before t_ns is
             # among the first n published, so a recorder's loss in a window can be counted.
-            self.get_logger().debug(f'published n={self._published_ticks} t_ns={time.time_ns()}')
+            self.get_logger().debug(
+                f'published n={self._published_ticks} t_ns={self.stamps.now_ns()}')
         return due
 
     def tick(self, now):

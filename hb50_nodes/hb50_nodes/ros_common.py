@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Small ROS helpers shared by every node: stamps, status/heartbeat publishing, spinning."""
+"""Small ROS helpers shared by every node: stamps, timers, status and heartbeats, spinning."""
 
 import os
 import sys
@@ -10,18 +10,56 @@ from builtin_interfaces.msg import Time
 from hb50_commons.msg import Status
 from node_runtime import stop
 import rclpy
+from rclpy.clock import Clock, ClockType
 from rclpy.executors import ExternalShutdownException, MultiThreadedExecutor, \
     SingleThreadedExecutor
+from rclpy.parameter import Parameter
 from rclpy.signals import SignalHandlerOptions
 
 from . import levels, qos, topics
 from .reporting import bound, ReportLimiter
 
 
-def stamp_now():
-    """Wall-clock stamp; time.time_ns() is ~5x cheaper than node.get_clock().now()."""
-    ns = time.time_ns()
-    return Time(sec=ns // 1_000_000_000, nanosec=ns % 1_000_000_000)
+class StampClock:
+    """
+    The time a node stamps its messages with: wall clock, or the node's clock with use_sim_time.
+
+    Without use_sim_time (the default) the stamps are time.time_ns(), ~5x cheaper than
+    node.get_clock().now() (the 500 Hz path). With use_sim_time:=true they are the node's ROS
+    clock, which follows /clock (0 until the first /clock message). A later set of
+    use_sim_time switches between the two.
+    """
+
+    def __init__(self, node):
+        self._clock = node.get_clock()
+        self.sim = node.get_parameter('use_sim_time').value is True
+        node.add_post_set_parameters_callback(self._on_set)
+
+    def _on_set(self, parameters):
+        for p in parameters:
+            if p.name == 'use_sim_time' and p.type_ == Parameter.Type.BOOL:
+                self.sim = p.value
+
+    def now_ns(self):
+        """Return the current stamp time in nanoseconds."""
+        if self.sim:
+            return self._clock.now().nanoseconds
+        return time.time_ns()
+
+    def stamp(self):
+        """Return the current stamp time as a builtin_interfaces/Time."""
+        sec, nanosec = divmod(self.now_ns(), 1_000_000_000)
+        return Time(sec=sec, nanosec=nanosec)
+
+
+def steady_timer(node, period, callback):
+    """
+    Return a timer of `node` on the steady clock.
+
+    Heartbeats, the heartbeat checks, the loop in timer mode and live_view's screen run in
+    real time whatever use_sim_time says: a paused or absent /clock must not stop them.
+    """
+    return node.create_timer(period, callback, clock=Clock(clock_type=ClockType.STEADY_TIME))
 
 
 def set_stamp(stamp, ns):
@@ -54,7 +92,7 @@ def publish_guarded(node, publisher, msg):
 
 class StatusReporter:
     """
-    Publishes events on /hb50/status and level-OK heartbeats on /hb50/heartbeat.
+    Publishes events on status and level-OK heartbeats on heartbeat (/hb50/... by default).
 
     Every event text is bounded (reporting.bound) and each reason rate-limited
     (reporting.ReportLimiter, one report per reason and `report_period` s) before it becomes
@@ -64,16 +102,17 @@ class StatusReporter:
     def __init__(self, node, heartbeat_rate, report_period=1.0):
         self.node = node
         self.name = node.get_name()
+        self.stamps = getattr(node, 'stamps', None) or StampClock(node)
         self.status_pub = node.create_publisher(Status, topics.STATUS, qos.RELIABLE)
         self.heartbeat_pub = node.create_publisher(Status, topics.HEARTBEAT, qos.RELIABLE)
-        self.timer = node.create_timer(1.0 / heartbeat_rate, self.heartbeat)
+        self.timer = steady_timer(node, 1.0 / heartbeat_rate, self.heartbeat)
         self.limiter = ReportLimiter(report_period)
         self._lock = threading.Lock()   # reports come from the loop thread and the executor
 
     def _msg(self, level, text, reporting_node=None):
         """`level` is an int from hb50_nodes.levels; the message field is a 1-byte `byte`."""
         msg = Status()
-        msg.header.stamp = stamp_now()
+        msg.header.stamp = self.stamps.stamp()
         msg.level = bytes([level])
         msg.reporting_node = reporting_node or self.name
         msg.status = text
