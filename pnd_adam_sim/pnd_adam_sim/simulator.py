@@ -24,6 +24,7 @@ import yaml
 
 from .intake import CommandIntake
 from .model import AdamModel, ModelConfig
+from .state_cdr import StateEncoder, write_serialized
 from .vendor_idl import (BatteryData_, HandCmd_, HandState_, IMUState_, LowCmd_, LowState_,
                          MotorCmd_, MotorState_, TOPIC_HANDCMD, TOPIC_HANDSTATE, TOPIC_LOWCMD,
                          TOPIC_LOWSTATE)
@@ -114,6 +115,9 @@ class AdamSimulator:
                 self.dp, TOPIC_HANDCMD)
         self.reject_lowcmd = self.lowcmd_intake.rejections
         self.reject_handcmd = self.handcmd_intake.rejections
+        # lowstate/handstate are packed as bytes (state_cdr): the same bytes as
+        # lowstate_from_model(...) through DataWriter.write, a fraction of the cost.
+        self.encoder = StateEncoder()
         self.overruns = 0
         self.stop_event = stop if stop is not None else threading.Event()
 
@@ -127,10 +131,10 @@ class AdamSimulator:
             LOG.warning('no valid lowcmd for %g s: safe damping (kp=0, kd=%g, tau=0) until '
                         'the next one', self.model.cfg.command_timeout,
                         self.model.cfg.damping_kd)
-        self.lowstate_writer.write(lowstate_from_model(self.model))
+        write_serialized(self.lowstate_writer, self.encoder.lowstate(self.model))
         if self.trace is not None:
             self.trace.append((self.model.tick, time.time_ns()))
-        self.handstate_writer.write(handstate_from_model(self.model))
+        write_serialized(self.handstate_writer, self.encoder.handstate(self.model))
 
     def write_trace(self, path):
         with open(path, 'w', encoding='utf-8') as f:

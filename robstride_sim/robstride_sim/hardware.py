@@ -212,17 +212,16 @@ class RobstrideHardware:
             self.rx_ignored += 1          # another host's, an unknown motor's, or no state
             return
         if kind == proto.CommType.FEEDBACK:
-            fb = proto.decode_feedback(j.cfg.model, frame)
-            j.position, j.velocity, j.torque = fb.position, fb.velocity, fb.torque
-            j.temperature = fb.temperature
-            if fb.run_state != j.run_state:
-                self._log('info', f'{j.cfg.name}: run_state {j.run_state} -> {fb.run_state}')
-            j.run_state = fb.run_state
-            if fb.fault_flags == 0:
+            (_, run_state, fault_flags, j.position, j.velocity, j.torque,
+             j.temperature) = proto.decode_feedback_fields(j.cfg.model, frame)
+            if run_state != j.run_state:
+                self._log('info', f'{j.cfg.name}: run_state {j.run_state} -> {run_state}')
+            j.run_state = run_state
+            if fault_flags == 0:
                 j.fault_bits = 0      # the motor reports no fault: anything latched cleared
             elif j.fault_bits == 0:
                 # Only the summary flags so far; a fault frame refines the word.
-                j.fault_bits = proto.flags_to_fault_word(fb.fault_flags)
+                j.fault_bits = proto.flags_to_fault_word(fault_flags)
         else:
             word = proto.decode_fault(frame)
             if word and word != j.fault_bits:
@@ -288,6 +287,14 @@ class RobstrideHardware:
 
     @staticmethod
     def _unsafe_motion(model: MotorModel, position, velocity, kp, kd, torque) -> str:
+        # Every bound is finite, so values within all of them are finite too (NaN fails
+        # every comparison): the usual case, decided without building the table below.
+        v_max, t_max = model.v_max, model.t_max
+        if (-P_MAX <= position <= P_MAX and -v_max <= velocity <= v_max
+                and 0.0 <= kp <= model.kp_max and 0.0 <= kd <= model.kd_max
+                and -t_max <= torque <= t_max and math.isfinite(v_max + t_max + model.kp_max
+                                                                + model.kd_max)):
+            return ''
         for label, value, low, high in (
                 ('position', position, -P_MAX, P_MAX),
                 ('velocity', velocity, -model.v_max, model.v_max),
