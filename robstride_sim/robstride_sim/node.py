@@ -18,6 +18,7 @@ import time
 from node_runtime import stop as stop_request
 from node_runtime.parameters import declare, on_change, Parameter
 import rclpy
+from rclpy.clock import Clock, ClockType
 from rclpy.executors import ExternalShutdownException
 from rclpy.experimental import EventsExecutor
 from rclpy.node import Node
@@ -37,6 +38,7 @@ from .logbound import clip, RateLimitedLog
 from .models import get_model
 from .motor import SimMotor
 from .params import ParamError
+from .protocol import FAULT_DEFINED_BITS
 from .qos import COMMAND_QOS, STATE_QOS
 from .state_cdr import StateEncoder
 
@@ -185,7 +187,10 @@ class RobstrideSimNode(Node):
         # construction: the first spin can come much later on a loaded machine).
         self._last = time.monotonic()
         rate = float(p['update_rate_hz'])
-        self.timer = self.create_timer(1.0 / rate, self._cycle)
+        # Steady time, also with use_sim_time: a driver keeps reading and writing the bus
+        # while a simulation's /clock is paused (its stamps follow the node clock).
+        self.timer = self.create_timer(1.0 / rate, self._cycle,
+                                       clock=Clock(clock_type=ClockType.STEADY_TIME))
         where = ('simulated in-process' if self.mode == 'sim' else
                  f'on {interface} {p["can_channel"]!r}'
                  + (' (fake motors in this process)' if self.peer else ''))
@@ -246,6 +251,13 @@ class RobstrideSimNode(Node):
                         '(can_interface is a real bus, fake_motors false)')
             if name in SIM_ARRAY_NAMES and len(value) != n:
                 return f'{name} needs {n} entries'
+            if name == 'sim.inject_fault_bits':
+                # A reserved bit has no feedback summary flag: the next feedback would read
+                # "no fault" while the motor stays latched and refuses Enable.
+                reserved = [int(v) & ~FAULT_DEFINED_BITS for v in value]
+                if any(reserved) or min(value) < 0:
+                    return (f'{name}: only the defined fault bits '
+                            f'(mask 0x{FAULT_DEFINED_BITS:X}) can be injected, got {value}')
         return None
 
     def _apply_sim_changes(self, changes):

@@ -67,6 +67,12 @@ FAULT_HARDWARE_ID = 1 << 8
 FAULT_POSITION_INIT = 1 << 9
 FAULT_STALL_OVERLOAD = 1 << 14
 FAULT_PHASE_A_OVER_CURRENT = 1 << 16
+#: Every bit a fault word defines (the others are reserved: no motor reports them).
+FAULT_DEFINED_BITS = (FAULT_OVER_TEMPERATURE | FAULT_DRIVER_CHIP | FAULT_UNDER_VOLTAGE
+                      | FAULT_OVER_VOLTAGE | FAULT_PHASE_B_OVER_CURRENT
+                      | FAULT_PHASE_C_OVER_CURRENT | FAULT_ENCODER_UNCALIBRATED
+                      | FAULT_HARDWARE_ID | FAULT_POSITION_INIT | FAULT_STALL_OVERLOAD
+                      | FAULT_PHASE_A_OVER_CURRENT)
 
 # The feedback frame (type 2) carries only six summary flags in identifier bits 16..21.
 # Map each flag to the fault-word bit(s) it summarises (both directions use this table).

@@ -18,8 +18,8 @@ from robstride_sim.bus import BUS_NOT_OPEN, BUS_OK, BusError
 from robstride_sim.canbus import CanTransport, open_python_can, wait_until
 from robstride_sim.cli import build_parser, scan
 from robstride_sim.fake_motors import FakeMotorPeer, parse_motors
-from robstride_sim.hardware import (COMM_STATE_BUS_NOT_OPEN, COMM_STATE_OK, JointConfig,
-                                    RobstrideHardware)
+from robstride_sim.hardware import (COMM_STATE_BUS_NOT_OPEN, COMM_STATE_OK,
+                                    COMM_STATE_SEND_FAIL, JointConfig, RobstrideHardware)
 from robstride_sim.models import MODELS
 from robstride_sim.motor import SimMotor
 
@@ -37,6 +37,7 @@ class Adapter:
     def __init__(self, channel):
         self.channel = channel
         self.gone = False
+        self.send_fails = False      # TX broken only (e.g. bus-off, full TX queue)
         self.opens = 0
 
     def connect(self):
@@ -62,6 +63,8 @@ class _Plug:
 
     def send(self, msg, timeout=None):
         self._check()
+        if self._adapter.send_fails:
+            raise can.CanOperationError('Transmit buffer full')
         self._bus.send(msg, timeout=timeout)
 
     def shutdown(self):
@@ -165,9 +168,14 @@ def test_motor_stops_answering_goes_stale_then_recovers(rig):
     rig.run_until(lambda: rig.hw.joints[0].lost, timeout=3.0, what='joint a lost')
     assert rig.hw.comm_state == COMM_STATE_OK     # the bus is fine: staleness, not comm
     assert rig.hw.frozen and not rig.hw.joints[1].lost
+    answers_again_and_reactivates(rig, 0)
+
+
+def answers_again_and_reactivates(rig, index):
+    """Un-hang motor `index`: fresh feedback, then reactivate() re-enables every joint."""
     with rig.peer.lock:
-        rig.motors[0].hung = False
-    rig.run_until(lambda: time.monotonic() - rig.hw.joints[0].last_feedback < 0.05,
+        rig.motors[index].hung = False
+    rig.run_until(lambda: time.monotonic() - rig.hw.joints[index].last_feedback < 0.05,
                   what='feedback again')
     rig.hw.reactivate(time.monotonic())
     rig.run_until(lambda: torqued(rig) and not rig.hw.frozen, what='re-enabled')
@@ -220,6 +228,24 @@ def test_only_garbage_is_no_feedback(rig):
     finally:
         noise.shutdown()
     assert rig.hw.joints[1].lost and not rig.hw.joints[0].lost
+    answers_again_and_reactivates(rig, 1)
+
+
+def test_send_that_fails_reports_send_fail_and_recovers(rig):
+    rig.run_until(lambda: torqued(rig), what='torqued')
+    rig.adapter.send_fails = True                   # python-can's send() raises, RX still fine
+    rig.run_until(lambda: rig.hw.comm_state == COMM_STATE_SEND_FAIL, what='SEND_FAIL')
+    failures = rig.bus.send_failures
+    assert failures > 0
+    with pytest.raises(BusError):
+        rig.hw.set_item(1, '0x7016', 0.1, time.monotonic())
+    rig.run(0.3)                                    # no exception while sends fail
+    assert rig.bus.send_failures > failures
+    assert sum('CAN send failed' in m for _, m in rig.logs) == 1    # one line, not 500/s
+    rig.adapter.send_fails = False
+    rig.run_until(lambda: rig.hw.comm_state == COMM_STATE_OK, what='comm_state OK again')
+    rig.hw.command(['a'], [0.3], [], [], now=time.monotonic())
+    rig.run_until(lambda: abs(rig.hw.get_item(1, 'position') - 0.3) < 0.01, what='moved')
 
 
 def test_peer_fault_injection_sends_the_exact_bit(rig):

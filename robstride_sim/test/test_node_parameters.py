@@ -83,6 +83,10 @@ def test_run_time_parameters_take_effect_or_are_refused_with_a_reason(rig):
         client.set_parameters({'sim.bus_state': 'off'})
     with pytest.raises(RequestRejectedError, match='needs 2 entries'):
         client.set_parameters({'sim.load_torque': [1.0]})
+    # Bit 6 is reserved: no feedback flag carries it, so the host would read "no fault"
+    # while the motor stayed latched.
+    with pytest.raises(RequestRejectedError, match='only the defined fault bits'):
+        client.set_parameters({'sim.inject_fault_bits': [1 << 6, 0]})
     assert list(mon.state.fault_bits) == [0, 0]      # nothing refused was applied
 
 

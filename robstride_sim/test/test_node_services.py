@@ -181,6 +181,16 @@ def test_injected_fault_bits(rig):
         client.set_parameters({'sim.inject_fault_bits': [1]})
 
 
+def test_calibration_shows_run_state_1_then_the_motor_is_enabled_again(rig):
+    client, mon, _ = rig
+    mon.wait_for(lambda m: list(m.state.run_state) == [2, 2], what='both torqued')
+    client.set_parameters({'sim.calibrate': [False, True]})
+    mon.wait_for(lambda m: list(m.state.run_state) == [2, 1], what='motor 2 calibrating')
+    # After its 1 s the motor is in reset with no fault; the node enables it again.
+    mon.wait_for(lambda m: list(m.state.run_state) == [2, 2] and m.state.fault_bits[1] == 0,
+                 what='motor 2 torqued again')
+
+
 def test_set_torque_off_and_on(rig):
     client, mon, _ = rig
     client.set_torque(False)
