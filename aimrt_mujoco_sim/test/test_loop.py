@@ -22,6 +22,7 @@ from sensor_msgs.msg import Imu, JointState as RosJointState
 from workspace_testing import (allocate_domain, executable, localhost_env, release_domain,
                                start, stop)
 
+AT_REST_S = 4.0  # s the test keeps commanding and listening after the waist settled
 WAIT = 30.0
 
 
@@ -185,8 +186,13 @@ def test_controller_closes_the_loop_over_http(setup):
                 break
     assert reached is not None, f'waistYaw at {yaw}, target {target}; ' \
         f'{setup["sim"].output()[-2000:]}'
-    for _ in range(20):
-        executor.spin_once(timeout_sec=0.05)
+    # The controller stays on for AT_REST_S after the waist settled (see the IMU check).
+    end = time.monotonic() + AT_REST_S
+    while time.monotonic() < end:
+        if time.monotonic() - last_cmd > 0.05:
+            sent.append(command())
+            last_cmd = time.monotonic()
+        executor.spin_once(timeout_sec=0.01)
 
     # Values equal on both sides: what the simulator POSTed (recorded) == what ROS got.
     posted = {}
@@ -217,14 +223,15 @@ def test_controller_closes_the_loop_over_http(setup):
         assert (m.orientation.w, m.orientation.x, m.orientation.y, m.orientation.z) == \
             (a.orientation.w, a.orientation.x, a.orientation.y, a.orientation.z)
         assert m.linear_acceleration.z == a.linear_acceleration.z
-    # Once the waist has settled on its target the torso is at rest: the IMU reads +g up on
-    # average. (While the waist swings its acceleration adds to g, so earlier samples are not
-    # used; the accelerometer of a body standing on contact pads chatters sample by sample.)
+    # Once the waist has settled on its target the body comes to rest: after a bob on its
+    # contact pads (about 0.5 s, swinging ~1.5 m/s^2 around g) the IMU reads +g up. The
+    # second half of the samples taken after the waist settled are all at rest.
     settled = reached.header.stamp.sec * 10**9 + reached.header.stamp.nanosec
-    at_rest = [m.linear_acceleration.z for m in ros_imu
-               if m.header.stamp.sec * 10**9 + m.header.stamp.nanosec >= settled]
-    assert at_rest, 'no IMU sample after the waist settled'
-    assert abs(sum(at_rest) / len(at_rest) - 9.81) < 0.5, at_rest
+    after = [m.linear_acceleration.z for m in ros_imu
+             if m.header.stamp.sec * 10**9 + m.header.stamp.nanosec >= settled]
+    at_rest = after[len(after) // 2:]
+    assert len(at_rest) >= 10, after
+    assert all(abs(a - 9.81) < 0.2 for a in at_rest), after
     touch_by_stamp = {m.header.time_stamp: m for m in
                       (codec.decode(TouchState, b) for b in posted['touch_state'])}
     ros_touch = [m for m in got['touch']
