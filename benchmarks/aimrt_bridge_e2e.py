@@ -21,7 +21,6 @@ Usage: python3 benchmarks/aimrt_bridge_e2e.py [messages, default 3000] [latency 
 import http.client
 import json
 import os
-import socket
 import statistics
 import subprocess
 import sys
@@ -32,12 +31,6 @@ PATH = '/channel/bench/pb%3Aaimrt.protocols.sensor.JointState'
 HEADERS = {'Content-Type': 'application/protobuf'}
 TARGET_RATE = 5000
 TARGET_P50_US = 200
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(('127.0.0.1', 0))
-        return s.getsockname()[1]
 
 
 def body(seq, stamp_ns=None):
@@ -99,7 +92,7 @@ def main():
         return
     count = int(sys.argv[1]) if len(sys.argv) > 1 else 3000
     latency_s = float(sys.argv[2]) if len(sys.argv) > 2 else 3.0
-    from workspace_testing import allocate_domain, stop as stop_node
+    from workspace_testing import allocate_domain, free_port, stop as stop_node
     os.environ['ROS_DOMAIN_ID'] = os.environ.get('AIMRT_BENCH_DOMAIN_ID',
                                                  str(allocate_domain()))
     os.environ['ROS_AUTOMATIC_DISCOVERY_RANGE'] = 'LOCALHOST'

@@ -9,7 +9,6 @@ Processes and the DDS domain come from workspace_testing.
 """
 import json
 import os
-import socket
 import time
 
 import aimrt_peer as peer
@@ -32,20 +31,6 @@ SHIPPED_CONFIG = os.path.join(get_package_share_directory('aimrt_bridge'), 'conf
 MAIN_NODE = 'aimrt_bridge_main'   # the module's bridge, by a name no other bridge here has
 
 
-def free_port():
-    with socket.socket() as s:
-        s.bind(('127.0.0.1', 0))
-        return s.getsockname()[1]
-
-
-def accepting(port):
-    try:
-        socket.create_connection(('127.0.0.1', port), timeout=0.5).close()
-        return True
-    except OSError:
-        return False
-
-
 def start_bridge(tmp_path, name, domain, *, files=(), ros_args=(), **params):
     """Start the bridge with `files` then `params` as parameters files; wait for its server."""
     cfg = tmp_path / f'{name}.yaml'
@@ -55,8 +40,8 @@ def start_bridge(tmp_path, name, domain, *, files=(), ros_args=(), **params):
         args += ['--params-file', str(f)]
     proc = wt.start(args + list(ros_args), env=wt.localhost_env(domain))
     # ready when its HTTP server accepts connections
-    wt.wait_for(lambda: proc.poll() is not None or accepting(params['http_port']), WAIT_SEC)
-    assert proc.poll() is None and accepting(params['http_port']), proc.output()
+    wt.wait_for(lambda: proc.poll() is not None or wt.accepting(params['http_port']), WAIT_SEC)
+    assert proc.poll() is None and wt.accepting(params['http_port']), proc.output()
     return proc
 
 
@@ -96,7 +81,7 @@ class Bridge:
 
 @pytest.fixture(scope='module')
 def bridge(tmp_path_factory, aimrt_sub, domain_id):
-    port = free_port()
+    port = wt.free_port()
     proc = start_bridge(
         tmp_path_factory.mktemp('bridge'), 'pb', domain_id,
         ros_args=['-r', f'__node:={MAIN_NODE}'], http_port=port,
@@ -113,7 +98,7 @@ def bridge(tmp_path_factory, aimrt_sub, domain_id):
 
 def test_shipped_config_bridges_aimrt_010_dropping_unknown_fields_with_a_log(
         tmp_path, domain_id, ros_node):
-    port = free_port()
+    port = wt.free_port()
     # the installed config file as shipped (every default), only the port moved
     proc = start_bridge(tmp_path, 'defaults', domain_id, files=[SHIPPED_CONFIG],
                         http_port=port)
@@ -134,7 +119,7 @@ def test_shipped_config_bridges_aimrt_010_dropping_unknown_fields_with_a_log(
 
 
 def test_refusing_unknown_fields_and_stopping_cleanly_on_sigint(tmp_path, domain_id):
-    port = free_port()
+    port = wt.free_port()
     proc = start_bridge(tmp_path, 'sigint', domain_id, http_port=port,
                         accept_unknown_fields=False)
     try:
@@ -192,7 +177,7 @@ def test_parameters_are_described_and_start_up_ones_are_read_only(bridge, ros_no
         result = call(ros_node, params.set_parameters([Parameter(name, value=value)]))
         assert not result.results[0].successful, name
         assert 'read-only' in result.results[0].reason, result.results[0].reason
-    assert accepting(bridge.port)
+    assert wt.accepting(bridge.port)
     # out of range: refused with the reason
     result = call(ros_node, params.set_parameters([Parameter('log_period_sec', value=-1.0)]))
     assert not result.results[0].successful
@@ -224,7 +209,7 @@ def test_qos_override_and_use_sim_time(tmp_path, domain_id, ros_node):
     nothing with a local time.
     """
     node = ros_node[0]
-    port = free_port()
+    port = wt.free_port()
     clock = node.create_publisher(Clock, '/clock', 10)
     clock.publish(Clock(clock=Time(seconds=1000).to_msg()))
     proc = start_bridge(
@@ -458,7 +443,7 @@ def test_command_to_aimrt_pb_keeps_header(bridge, ros_node, aimrt_sub):
 
 def test_command_empty_optional_arrays_are_zero(tmp_path, domain_id, ros_node):
     sub = peer.AimrtSubscriber()
-    port = free_port()
+    port = wt.free_port()
     proc = start_bridge(
         tmp_path, 'zero', domain_id, http_port=port, state_aimrt_topics=['unused'],
         state_types=['JointState'], state_ros_topics=['t/unused_zero'],
@@ -487,7 +472,7 @@ def test_command_empty_optional_arrays_are_zero(tmp_path, domain_id, ros_node):
 
 def test_command_to_aimrt_json_array_type(tmp_path, domain_id, ros_node):
     sub = peer.AimrtSubscriber()
-    port = free_port()
+    port = wt.free_port()
     proc = start_bridge(
         tmp_path, 'json', domain_id, http_port=port, state_aimrt_topics=['unused'],
         state_types=['JointState'], state_ros_topics=['t/unused'],

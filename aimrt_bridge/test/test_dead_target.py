@@ -87,20 +87,6 @@ class SilentServer:
                 conn.close()
 
 
-def _free_port():
-    with socket.socket() as s:
-        s.bind(('127.0.0.1', 0))
-        return s.getsockname()[1]
-
-
-def _accepting(port):
-    try:
-        socket.create_connection(('127.0.0.1', port), timeout=0.5).close()
-        return True
-    except OSError:
-        return False
-
-
 def _stamp_of(body):
     """Return the header time_stamp of a protobuf JointCommand POSTed by the bridge."""
     return peer.parse(peer.parse(body)[1][0]).get(1, [0])[0]
@@ -115,7 +101,7 @@ def test_dead_target_never_blocks_commands_to_others_nor_the_state_path(
         tmp_path, domain_id, ros_node):
     healthy = peer.AimrtSubscriber()
     dead = SilentServer()
-    port = _free_port()
+    port = wt.free_port()
     params = tmp_path / 'dead.yaml'
     params.write_text(json.dumps({'/**': {'ros__parameters': {   # JSON is YAML
         'http_port': port, 'state_aimrt_topics': ['joint_state'],
@@ -147,7 +133,7 @@ def test_dead_target_never_blocks_commands_to_others_nor_the_state_path(
 
     poster = threading.Thread(target=post_states, daemon=True)
     try:
-        assert wt.wait_for(lambda: proc.poll() is not None or _accepting(port), WAIT)
+        assert wt.wait_for(lambda: proc.poll() is not None or wt.accepting(port), WAIT)
         assert proc.poll() is None, proc.output()
 
         def matched():

@@ -6,6 +6,7 @@ import socket
 from aimrt_bridge import http_channel
 from aimrt_bridge.http_channel import channel_path, parse_address, parse_channel_path
 import pytest
+from workspace_testing import free_port
 
 
 def test_path_encoding_matches_aimrt_url_encode():
@@ -25,12 +26,6 @@ def test_parse_address():
             parse_address(bad)
 
 
-def _unused_port():
-    with socket.socket() as probe:
-        probe.bind(('127.0.0.1', 0))
-        return probe.getsockname()[1]
-
-
 def _bind_error(port):
     """Return the errno of binding a server to port, or None when the port is free."""
     with socket.socket() as server:
@@ -45,7 +40,7 @@ def _bind_error(port):
 def test_a_connection_to_itself_is_refused_and_frees_the_port(monkeypatch):
     # A connect to a port nobody listens on can get that port as its own source port and
     # connect to itself; the kernel picks it by chance, the test pins it.
-    port = _unused_port()
+    port = free_port()
 
     class SelfConnecting(http.client.HTTPConnection):
         def __init__(self, host, port, timeout):
@@ -58,7 +53,7 @@ def test_a_connection_to_itself_is_refused_and_frees_the_port(monkeypatch):
     assert _bind_error(port) == errno.EADDRINUSE
     probe.close()
 
-    port = _unused_port()  # the closed probe leaves its port in TIME_WAIT
+    port = free_port()  # the closed probe leaves its port in TIME_WAIT
     monkeypatch.setattr(http_channel.http.client, 'HTTPConnection', SelfConnecting)
     publisher = http_channel.ChannelPublisher(f'127.0.0.1:{port}', 2.0)
     with pytest.raises(ConnectionRefusedError, match='reached itself'):

@@ -17,7 +17,6 @@ The bridge node against hostile AimRT bodies, and stopped by signals at any mome
 import json
 import os
 import signal
-import socket
 import time
 
 from aimrt_bridge.bridge_node import AimrtBridge
@@ -132,19 +131,13 @@ def _wait_for_handlers(proc):
     pytest.fail('the launcher never installed its signal handlers')
 
 
-def _free_port():
-    with socket.socket() as s:
-        s.bind(('127.0.0.1', 0))
-        return s.getsockname()[1]
-
-
 @pytest.mark.parametrize('sig, moments', [
     (signal.SIGINT, ('imports', 'steady')), (signal.SIGTERM, ('start-up', 'steady'))])
 def test_signal_at_any_moment_exits_0_without_traceback(domain_id, sig, moments):
     # 'imports': right after the launcher installed its handlers (its first lines);
     # 'start-up': 0.4 s later; 'steady': once the HTTP server accepts connections.
     for moment in moments:
-        port = _free_port()
+        port = wt.free_port()
         proc = wt.start([EXE, '--ros-args', '-p', 'http_port:=%d' % port],
                         env=wt.localhost_env(domain_id))
         _wait_for_handlers(proc)
@@ -152,11 +145,7 @@ def test_signal_at_any_moment_exits_0_without_traceback(domain_id, sig, moments)
             time.sleep(0.4)
         elif moment == 'steady':
             def up():
-                try:
-                    socket.create_connection(('127.0.0.1', port), timeout=0.5).close()
-                    return True
-                except OSError:
-                    return proc.poll() is not None
+                return wt.accepting(port) or proc.poll() is not None
             assert wt.wait_for(up, WAIT) and proc.poll() is None, proc.output()
         result = wt.stop(proc, timeout=WAIT, first=sig)
         assert result.signal == sig, ('bridge ignored %s at %s' % (sig.name, moment),

@@ -7,7 +7,6 @@ import json
 import os
 import queue
 import signal
-import socket
 import threading
 import time
 
@@ -19,17 +18,11 @@ import pytest
 import rclpy
 from rclpy.qos import QoSProfile
 from sensor_msgs.msg import Imu, JointState as RosJointState
-from workspace_testing import (allocate_domain, executable, localhost_env, release_domain,
-                               start, stop)
+from workspace_testing import (accepting, allocate_domain, executable, free_port,
+                               localhost_env, release_domain, start, stop)
 
 AT_REST_S = 4.0  # s the test keeps commanding and listening after the waist settled
 WAIT = 30.0
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(('127.0.0.1', 0))
-        return s.getsockname()[1]
 
 
 class Recorder:
@@ -85,14 +78,10 @@ def env(domain):
 
 def wait_port(port, proc, what):
     end = time.monotonic() + WAIT
-    while True:
-        try:
-            socket.create_connection(('127.0.0.1', port), timeout=0.5).close()
-            return
-        except OSError:
-            assert proc.poll() is None, f'{what} exited early'
-            assert time.monotonic() < end, f'{what} did not open port {port}'
-            time.sleep(0.1)
+    while not accepting(port):
+        assert proc.poll() is None, f'{what} exited early'
+        assert time.monotonic() < end, f'{what} did not open port {port}'
+        time.sleep(0.1)
 
 
 def sim_exe():

@@ -38,12 +38,6 @@ LISTEN_S = 4.0
 DEFAULT_PORT = 8765
 
 
-def free_port():
-    with socket.socket() as s:
-        s.bind(('127.0.0.1', 0))
-        return s.getsockname()[1]
-
-
 async def client(port, wanted, listen_s):
     """
     Connect, collect advertisements, subscribe; return what arrived.
@@ -115,7 +109,7 @@ def session(tmp_path_factory):
     fail on its own.
     """
     wt.isolate()
-    port = free_port()
+    port = wt.free_port()
     bag = str(tmp_path_factory.mktemp('foxglove') / 'live')
     busy = socket.socket()
     try:

@@ -22,6 +22,7 @@ from hypothesis import given, HealthCheck, settings, strategies as st
 import numpy as np
 import pytest
 from rclpy.serialization import deserialize_message, serialize_message
+from workspace_testing.wire import assert_same_wire, same_f64
 
 SETTINGS = settings(max_examples=200, deadline=None, derandomize=True,
                     suppress_health_check=[HealthCheck.too_slow])
@@ -68,38 +69,8 @@ def lists(elements, max_size=14):
     return st.lists(elements, max_size=max_size)
 
 
-def assert_same_wire(writer, msg):
-    """Equal to rclpy's bytes except at the padding offsets, which are zero here."""
-    ours = writer.getvalue()
-    theirs = serialize_message(msg)
-    assert len(ours) == len(theirs)
-    pad = set(writer.padding)
-    assert all(ours[i] == 0 for i in pad)
-    assert all(1 <= k <= 7 for k in _runs(sorted(pad)))
-    for i, (a, b) in enumerate(zip(ours, theirs)):
-        if i not in pad:
-            assert a == b, f'byte {i}: {a:#04x} != {b:#04x}'
-    return deserialize_message(ours, type(msg))
-
-
-def _runs(offsets):
-    """Lengths of the runs of consecutive offsets."""
-    runs, last = [], None
-    for i in offsets:
-        if last is not None and i == last + 1:
-            runs[-1] += 1
-        else:
-            runs.append(1)
-        last = i
-    return runs
-
-
 def f32_bytes(values):
     return array('f', values).tobytes()
-
-
-def same_f64(a, b):
-    return struct.pack('<%dd' % len(a), *a) == struct.pack('<%dd' % len(b), *b)
 
 
 def stamped(msg, sec, nanosec, frame_id):
@@ -115,7 +86,7 @@ def test_fast_dds_leaves_padding_uninitialised_so_padding_is_masked():
                                  [], [], [], [], [True])
     # '' frame_id: 4 + 1 bytes, then 3 padding bytes before source_node's length.
     assert w.padding[:3] == [4 + 8 + 5, 4 + 8 + 6, 4 + 8 + 7]
-    assert_same_wire(w, msg)
+    assert_same_wire(w.getvalue(), w.padding, msg)
 
 
 @SETTINGS
@@ -134,7 +105,7 @@ def test_bridge_data_encodes_like_rclpy(sec, nanosec, frame_id, vec, names, pos,
     w = cdr.encode_bridge_data(cdr.Writer(track_padding=True), sec, nanosec, frame_id,
                                vec[0:4], vec[4:7], vec[7:10], names, pos,
                                array('f', vel), eff, array('B', temp), array('H', status))
-    back = assert_same_wire(w, msg)
+    back = assert_same_wire(w.getvalue(), w.padding, msg)
     assert f32_bytes(back.joint_position) == f32_bytes(pos)
 
     # Decoding: the fields deserialize_message gives, from rclpy's bytes.
@@ -165,7 +136,7 @@ def test_bridge_state_encodes_like_rclpy(floats, enabled, status, up_time):
         setattr(msg, field, value)
     w = cdr.encode_bridge_state(cdr.Writer(track_padding=True), floats, enabled, status,
                                 up_time)
-    back = assert_same_wire(w, msg)
+    back = assert_same_wire(w.getvalue(), w.padding, msg)
     # A string stops at its first NUL on the wire (a C string), with rclpy as here.
     assert back.status == [cdr._utf8(t).decode() for t in status] and back.up_time == up_time
 
@@ -203,7 +174,7 @@ def test_joint_command_encodes_and_decodes_like_rclpy(sec, nanosec, frame_id, so
     w = cdr.encode_joint_command(cdr.Writer(track_padding=True), sec, nanosec, frame_id,
                                  source, names, kp, array('f', ki), kd, t_pos, t_vel, t_trq,
                                  brake)
-    assert_same_wire(w, msg)
+    assert_same_wire(w.getvalue(), w.padding, msg)
     raw = serialize_message(msg)
     assert_decoded_command(cdr.decode_joint_command(raw), reference(raw, 'JointCommand'))
     # The body (after the header) is what bridge_node compares to reuse a validation.
@@ -287,7 +258,7 @@ def test_robot_state_encodes_like_rclpy(sec, nanosec, frame_id, legs, vec, modes
     w = cdr.encode_robot_state(cdr.Writer(track_padding=True), sec, nanosec, frame_id, legs,
                                vec[0:3], vec[3:7], vec[7:10], vec[10:13], vec[13:16],
                                vec[16:19], *modes)
-    back = assert_same_wire(w, msg)
+    back = assert_same_wire(w.getvalue(), w.padding, msg)
     assert [leg.leg_name for leg in back.leg] == [cdr._utf8(n).decode() for n, *_ in legs]
 
 

@@ -18,7 +18,7 @@ from pnd_adam_sim.simulator import handstate_from_model, lowstate_from_model
 from pnd_adam_sim.state_cdr import (handstate_layout, lowstate_layout, MOTOR_FIELDS,
                                     StateEncoder)
 import pytest
-from rclpy.serialization import deserialize_message, serialize_message
+from workspace_testing.wire import assert_same_wire
 
 SETTINGS = settings(max_examples=100, derandomize=True, deadline=None, database=None)
 F32_TOP = 3.3999999521443642e+38     # the float32 nearest to 3.4e38
@@ -36,18 +36,6 @@ def writer_bytes(sample):
     """Return what DataWriter.write hands to Cyclone for `sample` (XCDR1, native form)."""
     ser = sample.serialize(use_version_2=None)
     return ser.ljust((len(ser) + 3) & ~3, b'\0')
-
-
-def assert_rclpy_wire(layout, ours, msg):
-    """Equal to rclpy's bytes except at the layout's padding offsets (zero here)."""
-    theirs = serialize_message(msg)
-    assert len(ours) == len(theirs) == layout.size
-    pad = set(layout.padding)
-    assert all(ours[i] == 0 for i in pad)
-    for i, (a, b) in enumerate(zip(ours, theirs)):
-        if i not in pad:
-            assert a == b, f'byte {i}: {a:#04x} != {b:#04x}'
-    return deserialize_message(ours, type(msg))
 
 
 def flat_lowstate(s):
@@ -83,7 +71,7 @@ def ros_lowstate(s):
 def check_lowstate(sample, ours, layout):
     assert ours == writer_bytes(sample)
     assert writer_bytes(v.LowState_.deserialize(ours)) == ours      # round trip (NaN too)
-    back = assert_rclpy_wire(layout, ours, ros_lowstate(sample))
+    back = assert_same_wire(ours, layout.padding, ros_lowstate(sample), layout.size)
     assert back.tick == sample.tick and back.battery_data.status == sample.battery_data.status
     assert len(back.motor_state) == len(sample.motor_state)
 
@@ -129,7 +117,7 @@ def test_model_states_encode_as_the_writer_would(engine):
         ours = enc.handstate(model)
         assert ours == writer_bytes(hand)
         ros_hand = HandState(position=hand.position, reserve=hand.reserve)
-        back = assert_rclpy_wire(enc.hand_layout, ours, ros_hand)
+        back = assert_same_wire(ours, enc.hand_layout.padding, ros_hand, enc.hand_layout.size)
         assert list(back.position) == hand.position
     assert statuses == {'OK', 'LOW', 'CRITICAL'}
 
@@ -171,5 +159,6 @@ def test_handstate_layout_matches_both_serializers(position, reserve):
     ours = layout.pack(*position, reserve)
     assert ours == writer_bytes(sample)
     assert v.HandState_.deserialize(ours) == sample
-    back = assert_rclpy_wire(layout, ours, HandState(position=position, reserve=reserve))
+    back = assert_same_wire(ours, layout.padding, HandState(position=position, reserve=reserve),
+                            layout.size)
     assert list(back.position) == position and back.reserve == reserve

@@ -7,13 +7,13 @@ rclpy.serialization.serialize_message of the same message at every offset but th
 padding (Fast DDS leaves padding uninitialised; ours is zero, at the same offsets), and
 deserialize_message gives the values back (round trip). Hypothesis, derandomized.
 """
-import struct
 
 from hypothesis import given, settings, strategies as st
-from rclpy.serialization import deserialize_message, serialize_message
+from rclpy.serialization import deserialize_message
 from robstride_interfaces.msg import RobstrideState
 from robstride_sim.state_cdr import StateEncoder
 from sensor_msgs.msg import JointState
+from workspace_testing.wire import assert_same_wire, same_f64
 
 SETTINGS = settings(max_examples=150, derandomize=True, deadline=None, database=None)
 SEC = st.integers(-2 ** 31, 2 ** 31 - 1)
@@ -21,23 +21,6 @@ NSEC = st.integers(0, 10 ** 9 - 1)
 F64 = st.floats(allow_nan=True, allow_infinity=True)
 # Joint names as parameters give them: any text (rclpy sends UTF-8 up to a NUL).
 NAME = st.text(max_size=12)
-
-
-def assert_same_wire(layout, ours, msg):
-    """Equal to rclpy's bytes except at the layout's padding offsets (zero here)."""
-    theirs = serialize_message(msg)
-    assert len(ours) == len(theirs) == layout.size
-    pad = set(layout.padding)
-    assert all(ours[i] == 0 for i in pad)
-    for i, (a, b) in enumerate(zip(ours, theirs)):
-        if i not in pad:
-            assert a == b, f'byte {i}: {a:#04x} != {b:#04x}'
-    return deserialize_message(ours, type(msg))
-
-
-def same_f64(a, b):
-    """Equal as float64 bit patterns (NaN included)."""
-    return struct.pack(f'<{len(a)}d', *a) == struct.pack(f'<{len(b)}d', *b)
 
 
 @st.composite
@@ -60,7 +43,7 @@ def test_robstride_state_matches_rclpy(ids, sec, nanosec, comm_state, data):
                          fault_bits=fault_bits)
     msg.header.stamp.sec, msg.header.stamp.nanosec = sec, nanosec
     ours = enc.encode_state(sec, nanosec, comm_state, enabled, run_state, fault_bits)
-    back = assert_same_wire(enc.state, ours, msg)
+    back = assert_same_wire(ours, enc.state.padding, msg, enc.state.size)
     assert (back.header.stamp.sec, back.header.stamp.nanosec) == (sec, nanosec)
     assert back.header.frame_id == ''
     assert back.comm_state == comm_state
@@ -80,7 +63,7 @@ def test_joint_state_matches_rclpy(names, sec, nanosec, data):
     msg = JointState(name=names, position=position, velocity=velocity, effort=effort)
     msg.header.stamp.sec, msg.header.stamp.nanosec = sec, nanosec
     ours = enc.encode_joint_state(sec, nanosec, position, velocity, effort)
-    back = assert_same_wire(enc.joint_state, ours, msg)
+    back = assert_same_wire(ours, enc.joint_state.padding, msg, enc.joint_state.size)
     assert (back.header.stamp.sec, back.header.stamp.nanosec) == (sec, nanosec)
     # rclpy sends a name up to its first NUL; so does the encoder.
     assert list(back.name) == [name.split('\x00')[0] for name in names]

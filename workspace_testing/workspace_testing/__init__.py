@@ -9,14 +9,18 @@ Test-only helpers shared by every package's tests and the benchmarks.
   signal ended it.
 - `shm`: removal of the Fast DDS shared-memory segments a killed process leaves behind.
 - `waiting`: polling with a timeout.
+- `ports`: a free local TCP port, and whether a port accepts connections.
+- `wire`: hand-made CDR compared byte for byte with rclpy's (padding masked).
 - `pytest_fixtures`: the `domain_id` fixture (a conftest.py imports it; not imported here,
   so that using workspace_testing does not import pytest).
 """
 
 from .domain import allocate_domain, isolate, localhost_env, release_domain
+from .ports import accepting, free_port
 from .process import executable, NodeProcess, start, stop, Stopped
 from .shm import clean_shared_memory
 from .waiting import wait_for
 
-__all__ = ['allocate_domain', 'clean_shared_memory', 'executable', 'isolate', 'localhost_env',
-           'NodeProcess', 'release_domain', 'start', 'stop', 'Stopped', 'wait_for']
+__all__ = ['accepting', 'allocate_domain', 'clean_shared_memory', 'executable', 'free_port',
+           'isolate', 'localhost_env', 'NodeProcess', 'release_domain', 'start', 'stop',
+           'Stopped', 'wait_for']
