@@ -50,7 +50,7 @@ class SimConfig:
     battery_resistance: float = 0.05    # ohm
     initial_battery: float = 100.0      # %
     initial_pose: tuple = (0.0, 1.2, -2.6)   # per leg: lying down, body on the ground
-    physics_engine: str = 'simple'      # 'simple' (this file) or 'mujoco' (MJCF model)
+    physics_engine: str = 'mujoco'      # 'simple' (this file) or 'mujoco' (MJCF model)
     physics_substeps: int = 4           # MuJoCo steps per loop period (2 kHz at 500 Hz)
     model_file: str = ''                # MJCF path; '' = share/hb50_nodes/models/hb50.xml
 

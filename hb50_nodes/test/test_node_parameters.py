@@ -108,7 +108,7 @@ def test_damping_and_arbitration_parameters_take_effect(context):
 
 
 @pytest.mark.parametrize('cls,name,value', [
-    (BridgeNode, 'rate', 100.0), (BridgeNode, 'physics_engine', 'mujoco'),
+    (BridgeNode, 'rate', 100.0), (BridgeNode, 'physics_engine', 'simple'),
     (BridgeNode, 'joint_names', ['a'] * NUM_JOINTS), (BridgeNode, 'velocity_limit', 5.0),
     (ControlNode, 'kp', 10.0), (ControlNode, 'stand_height', 0.2),
     (HeartbeatMonitor, 'expected_nodes', ['x']), (LiveView, 'refresh_rate', 5.0)])
