@@ -165,14 +165,22 @@ def run(args, client) -> int:
     return EXIT_OK
 
 
-def main(argv=None):
-    """Parse the command line and run the verb; returns the exit status."""
+def main(argv=None, context=None):
+    """
+    Parse the command line and run the verb; returns the exit status.
+
+    context: an initialised rclpy context to talk through, left running (a program or a
+    test that already has one: its DDS participant has discovered the node); by default
+    rclpy's own context, initialised here and shut down at the end.
+    """
     args = build_parser().parse_args(argv)
     if args.command == 'scan':
         return scan(args)
-    rclpy.init(args=[], signal_handler_options=SignalHandlerOptions.NO)
+    if context is None:
+        rclpy.init(args=[], signal_handler_options=SignalHandlerOptions.NO)
     try:
-        with RobstrideClient(args.prefix, timeout_sec=args.timeout) as client:
+        with RobstrideClient(args.prefix, timeout_sec=args.timeout,
+                             context=context) as client:
             return run(args, client)
     except RequestRejectedError as exc:
         print(f'rejected: {exc}', file=sys.stderr)
@@ -186,7 +194,8 @@ def main(argv=None):
     except KeyboardInterrupt:
         return EXIT_OK                # stopped by SIGINT/SIGTERM: quiet, status 0
     finally:
-        rclpy.try_shutdown()
+        if context is None:
+            rclpy.try_shutdown()
 
 
 if __name__ == '__main__':

@@ -10,6 +10,8 @@ from robstride_sim.client import RequestRejectedError, RobstrideClient
 from rs_harness import MODES, Monitor, node_executable, sim_node
 from workspace_testing import start, stop
 
+STARTUP_S = 20.0        # start-up and discovery on a loaded machine (as sim_node waits)
+
 
 @pytest.fixture(params=MODES)
 def node_factory(ros, request):
@@ -88,18 +90,21 @@ def test_without_freeze_other_joints_keep_working(node_factory):
 def test_installed_params_file_namespace_and_custom_joints(node_factory, tmp_path):
     config = os.path.join(get_package_share_directory('robstride_sim'), 'config',
                           'robstride_sim.yaml')
+    # Both nodes start side by side (wait=False); their topics show when each is up.
     client, mon = node_factory(namespace='/custom_ns_a',
-                               extra_args=['--params-file', config])
-    mon.wait_for(lambda m: m.state is not None and m.joints is not None)
-    assert list(mon.state.id) == [1, 2] and list(mon.joints.name) == ['joint_1', 'joint_2']
-    assert client.prefix == '/custom_ns_a/robstride_hardware_interface'
+                               extra_args=['--params-file', config], wait=False)
     client3, mon3 = node_factory({
         'joint_names': ['hip', 'knee', 'ankle'], 'can_ids': [11, 12, 13],
         'models': ['RS04', 'RS06', 'RS00'], 'directions': [1, -1, 1],
         'kp': [50.0, 50.0, 10.0], 'kd': [2.0, 2.0, 0.5], 'update_rate_hz': 200.0,
-        'sim.initial_positions': [0.1, 0.2, 0.3]})
+        'sim.initial_positions': [0.1, 0.2, 0.3]}, wait=False)
+    mon.wait_for(lambda m: m.state is not None and m.joints is not None, timeout=STARTUP_S,
+                 what='the params-file node publishing')
+    assert list(mon.state.id) == [1, 2] and list(mon.joints.name) == ['joint_1', 'joint_2']
+    assert client.prefix == '/custom_ns_a/robstride_hardware_interface'
     mon3.wait_for(lambda m: m.state is not None and m.joints is not None
-                  and list(m.state.run_state) == [2, 2, 2])
+                  and list(m.state.run_state) == [2, 2, 2], timeout=STARTUP_S,
+                  what='the 3-joint node publishing, motors enabled')
     assert list(mon3.state.id) == [11, 12, 13]
     assert list(mon3.joints.name) == ['hip', 'knee', 'ankle']
     assert client3.get(12, 'position') == pytest.approx(0.2, abs=0.01)
