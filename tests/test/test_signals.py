@@ -21,9 +21,10 @@ where they need them), then stopped with SIGINT and with SIGTERM at three moment
 
 Pass: exit status 0 and neither 'Traceback' nor '[FATAL]' in the output (stdout and stderr).
 An executable that ends by itself before the signal (a CLI's one-shot run) must end the
-same way. Runs are made in two processes at a time, the runs of one executable one after
-the other (so ports and files of one executable never clash), on a ROS_DOMAIN_ID from
-workspace_testing.
+same way. Runs are made in four processes at a time (most of a run's time is the wait for
+its moment and the exit: with two at a time the test waited more than it computed), the
+runs of one executable one after the other (so ports and files of one executable never
+clash), on a ROS_DOMAIN_ID from workspace_testing.
 """
 
 from concurrent.futures import ThreadPoolExecutor
@@ -74,7 +75,7 @@ SIGNALS = (signal.SIGINT, signal.SIGTERM)
 EXIT_TIMEOUT = 20.0    # s a process gets to exit after the signal (imports on a loaded host)
 SITE_TIMEOUT = 10.0    # s to wait for the interpreter's start-up
 FIRST_IMPORT_TIMEOUT = 3.0  # s to wait for the script's first import after it
-PARALLEL = 2
+PARALLEL = 4
 _IMPORT_LINE = 'import time:'
 
 
@@ -202,7 +203,7 @@ def _runs_of(package, path):
 
 @pytest.fixture(scope='module')
 def results():
-    """Every run of every executable, two executables at a time."""
+    """Every run of every executable, PARALLEL executables at a time."""
     domain_id = wt.allocate_domain()
 
     def run_all(item):
