@@ -30,8 +30,6 @@ from sensor_msgs.msg import JointState
 from std_srvs.srv import SetBool, Trigger
 
 from .bus import BUS_STATES, BusError, SimBus
-from .canbus import CanTransport, open_python_can
-from .fake_motors import FakeMotorPeer
 from .hardware import (CommandError, CommandIgnoredError, JointConfig, ReactivationError,
                        RobstrideHardware, UnknownItemError, UnknownMotorError)
 from .logbound import clip, RateLimitedLog
@@ -149,6 +147,10 @@ class RobstrideSimNode(Node):
         if self.mode == 'sim':
             self.bus = SimBus(self.motors, host_id=p['host_id'])
         else:
+            # python-can only on a CAN bus: its import is a fifth of the node's start-up.
+            from .canbus import CanTransport, open_python_can
+            from .fake_motors import FakeMotorPeer
+
             def open_bus():
                 return open_python_can(interface, p['can_channel'], p['can_bitrate'])
             if self.motors is not None:
