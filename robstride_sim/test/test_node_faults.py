@@ -32,18 +32,23 @@ def node_factory(ros, request):
         cm.__exit__(None, None, None)
 
 
-def test_sustained_torque_overheats_to_over_temperature(node_factory):
-    client, mon = node_factory({'sim.heat_gain': 3000.0})
-    mon.wait_for(lambda m: m.state and list(m.state.run_state) == [2, 2])
-    client.set_parameters({'sim.load_torque': [0.0, 40.0]})      # joint_2 holds 40 N*m
-    mon.wait_for(lambda m: m.state.fault_bits[1] & 1 and m.state.run_state[1] == 0,
-                 timeout=15.0, what='over-temperature on joint_2')
-    assert client.get(2, 'temperature') > 100.0
-    assert mon.state.fault_bits[0] == 0 and mon.state.run_state[0] == 2
-    # Still hot: Reboot clears, the motor re-latches at once and stays off.
-    client.reboot(2)
-    mon.spin_for(0.5)
-    assert mon.state.fault_bits[1] & 1 and mon.state.run_state[1] == 0
+@pytest.fixture(scope='module', params=MODES)
+def no_freeze_node(ros, request):
+    """
+    One node per bus mode: 300 ms error timeout, no freeze on joint loss.
+
+    Shared by two tests, in file order: the joint-loss one leaves both motors enabled;
+    the over-temperature one, last, leaves joint_2 latched. Returns (client, monitor).
+    """
+    params = {'error_timeout_ms': 300, 'freeze_on_joint_loss': False}
+    with sim_node(params, mode=request.param) as (proc, prefix):
+        client = RobstrideClient(prefix, timeout_sec=5.0)
+        mon = Monitor(prefix)
+        try:
+            yield client, mon
+        finally:
+            mon.close()
+            client.close()
 
 
 def test_hung_motor_lost_freeze_and_reactivate(node_factory):
@@ -75,8 +80,8 @@ def test_hung_motor_lost_freeze_and_reactivate(node_factory):
                       what='commands accepted again')
 
 
-def test_without_freeze_other_joints_keep_working(node_factory):
-    client, mon = node_factory({'error_timeout_ms': 300, 'freeze_on_joint_loss': False})
+def test_without_freeze_other_joints_keep_working(no_freeze_node):
+    client, mon = no_freeze_node
     client.set_parameters({'sim.hung': [True, False]})
     mon.spin_for(0.8)
     mon.command_until(['joint_2'], [0.6], lambda m: m.joints
@@ -85,6 +90,21 @@ def test_without_freeze_other_joints_keep_working(node_factory):
     mon.wait_for(lambda m: m.state.run_state[0] == 0, what='lost joint disabled')
     client.reactivate()
     mon.wait_for(lambda m: list(m.state.run_state) == [2, 2])
+
+
+def test_sustained_torque_overheats_to_over_temperature(no_freeze_node):
+    client, mon = no_freeze_node
+    mon.wait_for(lambda m: m.state and list(m.state.run_state) == [2, 2])
+    client.set_parameters({'sim.heat_gain': 3000.0})
+    client.set_parameters({'sim.load_torque': [0.0, 40.0]})      # joint_2 holds 40 N*m
+    mon.wait_for(lambda m: m.state.fault_bits[1] & 1 and m.state.run_state[1] == 0,
+                 timeout=15.0, what='over-temperature on joint_2')
+    assert client.get(2, 'temperature') > 100.0
+    assert mon.state.fault_bits[0] == 0 and mon.state.run_state[0] == 2
+    # Still hot: Reboot clears, the motor re-latches at once and stays off.
+    client.reboot(2)
+    mon.spin_for(0.5)
+    assert mon.state.fault_bits[1] & 1 and mon.state.run_state[1] == 0
 
 
 def test_installed_params_file_namespace_and_custom_joints(node_factory, tmp_path):
