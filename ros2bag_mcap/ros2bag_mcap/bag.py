@@ -294,11 +294,12 @@ def _file_index(path):
     return (int(tail) if tail.isdigit() else 0, stem)
 
 
-def read_messages(uri, topics=None):
+def read_messages(uri, topics=None, start_time=None):
     """
     Yield (topic, type, cdr bytes, log_time, publish_time) of every message of the bag.
 
     Log-time order, file by file (each file's index is used; a truncated file is an error).
+    `start_time`: only the messages logged at or after it (ns; the index skips the rest).
     """
     for path in bag_files(uri):
         with open(path, 'rb') as f:
@@ -311,7 +312,7 @@ def read_messages(uri, topics=None):
                 raise ValueError(f'{path} is truncated (recorder killed?): '
                                  f'run `ros2 bag reindex {uri}` first')
             for schema, channel, message in reader.iter_messages(
-                    topics=topics, log_time_order=True):
+                    topics=topics, starting_at=start_time, log_time_order=True):
                 yield (channel.topic, schema.name if schema else '', message.data,
                        message.log_time, message.publish_time)
 

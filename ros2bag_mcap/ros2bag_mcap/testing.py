@@ -105,6 +105,12 @@ class Probe:
         while not self._stop.is_set():
             self.executor.spin_once(timeout_sec=0.05)
 
+    def clear(self):
+        """Forget what arrived so far; what arrives from now on is kept."""
+        with self.lock:
+            for rec in self.records.values():
+                rec.clear()
+
     def count(self, topic):
         with self.lock:
             return len(self.records[topic])
@@ -139,13 +145,16 @@ def plain_fields(msg, template):
     become the same tuples, so equal messages give equal results.
     """
     values = []
-    for field in template.get_fields_and_field_types():
+    for field, kinds in _fields(template):
         v, t = getattr(msg, field), getattr(template, field)
-        if hasattr(t, 'get_fields_and_field_types'):
+        kind = kinds.get(type(t))
+        if kind is None:
+            kind = kinds[type(t)] = _kind(t)
+        if kind is _MESSAGE:
             values.append(plain_fields(v, t))
-        elif isinstance(t, bytes):      # a `byte` field: rclpy gives b'\x01', the others int
+        elif kind is _BYTE:     # a `byte` field: rclpy gives b'\x01', the others int
             values.append(v[0] if isinstance(v, (bytes, bytearray)) else int(v))
-        elif isinstance(t, (list, tuple)) or hasattr(t, 'typecode') or hasattr(t, 'dtype'):
+        elif kind is _ARRAY:
             if len(t) and hasattr(t[0], 'get_fields_and_field_types'):
                 values.append(tuple(plain_fields(a, t[0]) for a in v))
             elif hasattr(v, 'tolist'):      # numpy or array.array: plain values at once
@@ -157,6 +166,31 @@ def plain_fields(msg, template):
         else:
             values.append(v)
     return tuple(values)
+
+
+# What a template's field holds decides how plain_fields walks it; every test is on the
+# value's type, so it is worked out once per (message class, field, value type).
+_MESSAGE, _BYTE, _ARRAY, _VALUE = 'message', 'byte', 'array', 'value'
+_FIELDS = {}
+
+
+def _fields(template):
+    """[(field name, {value type: kind})] of a message class, in definition order."""
+    fields = _FIELDS.get(type(template))
+    if fields is None:
+        fields = _FIELDS[type(template)] = [
+            (name, {}) for name in template.get_fields_and_field_types()]
+    return fields
+
+
+def _kind(t):
+    if hasattr(t, 'get_fields_and_field_types'):
+        return _MESSAGE
+    if isinstance(t, bytes):
+        return _BYTE
+    if isinstance(t, (list, tuple)) or hasattr(t, 'typecode') or hasattr(t, 'dtype'):
+        return _ARRAY
+    return _VALUE
 
 
 def _plain(value):

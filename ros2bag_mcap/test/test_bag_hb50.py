@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """20 s of the running HB50 stack recorded, read back independently, replayed and plotted."""
 
+from concurrent.futures import ThreadPoolExecutor
 import os
 import re
 import time
@@ -50,6 +51,10 @@ def session(tmp_path_factory):
         assert wt.wait_for(lambda: probe.count('/hb50/robot_state') > 100, 20), \
             'the HB50 stack did not come up'
         base = {t: probe.node.count_subscribers(t) for t in FAST}
+        # The live reference starts with the recorder: every HB50 topic is volatile, so
+        # nothing published before the recorder started can be in the bag (and the samples
+        # of before are not deserialized for nothing).
+        probe.clear()
         rec = wt.start([ros2bag(), 'record', '-a', '-o', bag])
         # The 20 s count from the moment the recorder subscribed to every 500 Hz topic.
         assert wt.wait_for(
@@ -57,8 +62,12 @@ def session(tmp_path_factory):
         ready = time.time_ns()
         time.sleep(RECORD_S)
         stack_stop = time.time_ns()
-        # The monitor first: it would report the others' shutdown as events.
-        outputs = {name: wt.stop(stack[name]).output for name in reversed(list(stack))}
+        # The monitor first: it would report the others' shutdown as events; then the
+        # other two at once.
+        outputs = {'heartbeat_monitor': wt.stop(stack['heartbeat_monitor']).output}
+        with ThreadPoolExecutor(2) as pool:
+            outputs.update(zip(('control_node', 'bridge_node'), pool.map(
+                lambda name: wt.stop(stack[name]).output, ('control_node', 'bridge_node'))))
         time.sleep(0.5)
         rc, rec_out, _ = wt.stop(rec)
     finally:
@@ -69,7 +78,61 @@ def session(tmp_path_factory):
         probe.close()
     out.update(bag=bag, probe=probe, outputs=outputs, rec_rc=rc, rec_out=rec_out,
                ready=ready, stack_stop=stack_stop)
-    return out
+    # The replay test's playback runs while the tests before it analyse the recording.
+    out['replay'] = _start_replay(bag)
+    try:
+        yield out
+    finally:
+        _finish_replay(out['replay'])
+
+
+REPLAY_TOPICS = ['/hb50/bridge_data', '/hb50/robot_state', '/hb50/joint_command',
+                 '/hb50/bridge_state', '/hb50/heartbeat']
+REPLAY_OFFSET = 14.0
+
+
+def _start_replay(bag):
+    """
+    Start playing the bag's last seconds to a probe; return what test_replay_... checks.
+
+    Player and receiver run at SCHED_FIFO (when permitted): the check is about the player's
+    order and count, not about how loaded the test machine is, so the playback runs while
+    the other tests of the recording use the CPU (the receiver's queues, depth 5000, keep
+    what its thread has not taken yet). Returns once the player's publishers are seen in the
+    graph (during its --delay), with the QoS they offer.
+    """
+    import rclpy  # noqa: F401  (the probe creates its own context)
+    probe = th.Probe({t: HB50_TOPICS[t] for t in REPLAY_TOPICS}, raw=True, depth=5000,
+                     rt_priority=10)
+    player = None
+    offered = {}
+    try:
+        player = wt.start([ros2bag(), 'play', bag, '--topics', *REPLAY_TOPICS,
+                           '--start-offset', str(REPLAY_OFFSET), '--delay', '4',
+                           '--rt-priority', '10'])
+
+        # The QoS the player offers, seen in the graph during its --delay.
+        def player_publishers():
+            for topic in REPLAY_TOPICS:
+                for i in probe.node.get_publishers_info_by_topic(topic):
+                    if i.node_name == 'ros2bag_mcap_player':
+                        offered[topic] = i.qos_profile
+            return len(offered) == len(REPLAY_TOPICS)
+        wt.wait_for(player_publishers, 30)
+    except BaseException:
+        _finish_replay({'player': player, 'probe': probe})
+        raise
+    return {'player': player, 'probe': probe, 'offered': offered}
+
+
+def _finish_replay(replay):
+    """Stop the player (if still running) and the probe; once."""
+    if replay.get('finished'):
+        return
+    replay['finished'] = True
+    if replay['player'] is not None:
+        wt.stop(replay['player'])
+    replay['probe'].close()
 
 
 @pytest.fixture(scope='module')
@@ -308,63 +371,6 @@ def test_metadata_and_schema_layout(session):
         assert list(decoded.joint_name)[0] == 'fr_j0'
 
 
-def test_replay_count_and_contents(session, tmp_path):
-    import rclpy  # noqa: F401  (the probe creates its own context)
-    fast = ['/hb50/bridge_data', '/hb50/robot_state', '/hb50/joint_command',
-            '/hb50/bridge_state', '/hb50/heartbeat']
-    offset = 14.0
-    from ros2bag_mcap.bag import read_messages, read_metadata
-    start = read_metadata(session['bag'])['starting_time']['nanoseconds_since_epoch']
-    recorded = {t: [] for t in fast}
-    for topic, _, data, log_time, _ in read_messages(session['bag'], topics=fast):
-        if log_time >= start + offset * 1e9:
-            recorded[topic].append((log_time, bytes(data)))
-    # Player and receiver at SCHED_FIFO (when permitted): the check is about the player's
-    # order and count, not about how loaded the test machine is.
-    probe = th.Probe({t: HB50_TOPICS[t] for t in fast}, raw=True, depth=5000, rt_priority=10)
-    try:
-        player = wt.start([ros2bag(), 'play', session['bag'], '--topics', *fast,
-                           '--start-offset', str(offset), '--delay', '4',
-                           '--rt-priority', '10'])
-        # The QoS the player offers, seen in the graph during its --delay.
-        offered = {}
-
-        def player_publishers():
-            for topic in fast:
-                for i in probe.node.get_publishers_info_by_topic(topic):
-                    if i.node_name == 'ros2bag_mcap_player':
-                        offered[topic] = i.qos_profile
-            return len(offered) == len(fast)
-        wt.wait_for(player_publishers, 30)
-        player.wait(RECORD_S - offset + 30)
-        code, out, _ = wt.stop(player)
-        time.sleep(0.3)
-    finally:
-        probe.close()
-    assert code == 0, out
-    assert 'Timing error' in out
-    # Replayed with the recorded QoS: the reliability and durability the player offers are
-    # those metadata.yaml holds for the topic's publishers (the policies that decide which
-    # subscribers match; the graph reports no depth of a remote publisher).
-    assert set(offered) == set(fast), f'player publishers seen: {sorted(offered)}'
-    from ros2bag_mcap import qos
-    recorded_qos = {t['topic_metadata']['name']: t['topic_metadata']['offered_qos_profiles']
-                    for t in read_metadata(session['bag'])['topics_with_message_count']}
-    for topic in fast:
-        got = qos.to_dict(offered[topic])
-        for p in recorded_qos[topic]:
-            for key in ('reliability', 'durability'):
-                assert got[key] == p[key], f'{topic}: {key} {got[key]} != recorded {p[key]}'
-    for topic in fast:
-        rec = recorded[topic]
-        got = probe.records[topic]
-        assert len(got) == len(rec), f'{topic}: replayed {len(got)} of {len(rec)}'
-        assert [bytes(d) for _, d in got] == [d for _, d in rec], f'{topic}: contents differ'
-    # How closely the replay keeps the recorded schedule is a figure, not a verdict: the
-    # player prints it (checked above) and benchmarks/bag_record_bench.py measures it
-    # beside the machine's own scheduling lateness.
-
-
 def test_plots_show_the_bag_data(session, bag_messages, tmp_path):
     from ros2bag_mcap.plot import plot_bag, RATE_BIN
     written = plot_bag(session['bag'], str(tmp_path))
@@ -397,3 +403,49 @@ def test_plots_show_the_bag_data(session, bag_messages, tmp_path):
     x, y = series['/hb50/bridge_data']
     assert int(round(y.sum() * RATE_BIN)) == len(msgs)
     assert x[-1] >= (max(t for t, _ in msgs) - t0) / 1e9 - RATE_BIN
+
+
+def test_replay_count_and_contents(session):
+    """
+    Play the last seconds of the bag: every message, in order, byte for byte, recorded QoS.
+
+    The playback started at the end of `session` (_start_replay) and has run meanwhile.
+    """
+    replay = session['replay']
+    player, probe = replay['player'], replay['probe']
+    from ros2bag_mcap.bag import read_messages, read_metadata
+    start = read_metadata(session['bag'])['starting_time']['nanoseconds_since_epoch']
+    recorded = {t: [] for t in REPLAY_TOPICS}
+    for topic, _, data, log_time, _ in read_messages(session['bag'], topics=REPLAY_TOPICS):
+        if log_time >= start + REPLAY_OFFSET * 1e9:
+            recorded[topic].append((log_time, bytes(data)))
+    try:
+        player.wait(RECORD_S - REPLAY_OFFSET + 30)
+        code, out, _ = wt.stop(player)
+        time.sleep(0.3)
+        probe.settle()      # the receiver takes what its queues still hold
+    finally:
+        _finish_replay(replay)
+    assert code == 0, out
+    assert 'Timing error' in out
+    # Replayed with the recorded QoS: the reliability and durability the player offers are
+    # those metadata.yaml holds for the topic's publishers (the policies that decide which
+    # subscribers match; the graph reports no depth of a remote publisher).
+    offered = replay['offered']
+    assert set(offered) == set(REPLAY_TOPICS), f'player publishers seen: {sorted(offered)}'
+    from ros2bag_mcap import qos
+    recorded_qos = {t['topic_metadata']['name']: t['topic_metadata']['offered_qos_profiles']
+                    for t in read_metadata(session['bag'])['topics_with_message_count']}
+    for topic in REPLAY_TOPICS:
+        got = qos.to_dict(offered[topic])
+        for p in recorded_qos[topic]:
+            for key in ('reliability', 'durability'):
+                assert got[key] == p[key], f'{topic}: {key} {got[key]} != recorded {p[key]}'
+    for topic in REPLAY_TOPICS:
+        rec = recorded[topic]
+        got = probe.records[topic]
+        assert len(got) == len(rec), f'{topic}: replayed {len(got)} of {len(rec)}'
+        assert [bytes(d) for _, d in got] == [d for _, d in rec], f'{topic}: contents differ'
+    # How closely the replay keeps the recorded schedule is a figure, not a verdict: the
+    # player prints it (checked above) and benchmarks/bag_record_bench.py measures it
+    # beside the machine's own scheduling lateness.
