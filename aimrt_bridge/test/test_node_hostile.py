@@ -136,35 +136,22 @@ def _wait_for_handlers(proc):
 def test_signal_at_any_moment_exits_0_without_traceback(domain_id, sig, moments):
     # 'imports': right after the launcher installed its handlers (its first lines);
     # 'start-up': 0.4 s later; 'steady': once the HTTP server accepts connections.
-    # One bridge per moment, started side by side (each on its own port), signalled in turn.
-    started = []
     for moment in moments:
         port = wt.free_port()
         proc = wt.start([EXE, '--ros-args', '-p', 'http_port:=%d' % port],
                         env=wt.localhost_env(domain_id))
-        started.append((moment, port, proc))
-    try:
-        for moment, port, proc in started:
-            _signal_at(proc, sig, moment, port)
-    finally:
-        for _, _, proc in started:
-            wt.stop(proc)
-
-
-def _signal_at(proc, sig, moment, port):
-    """Send `sig` to the bridge at `moment`; it must exit 0 on it without a traceback."""
-    _wait_for_handlers(proc)
-    if moment == 'start-up':
-        time.sleep(0.4)
-    elif moment == 'steady':
-        def up():
-            return wt.accepting(port) or proc.poll() is not None
-        assert wt.wait_for(up, WAIT) and proc.poll() is None, proc.output()
-    result = wt.stop(proc, timeout=WAIT, first=sig)
-    assert result.signal == sig, ('bridge ignored %s at %s' % (sig.name, moment),
-                                  result.output[-2000:])
-    assert result.returncode == 0, (moment, result.returncode, result.output[-2000:])
-    assert 'Traceback' not in result.output, (moment, result.output[-2000:])
+        _wait_for_handlers(proc)
+        if moment == 'start-up':
+            time.sleep(0.4)
+        elif moment == 'steady':
+            def up():
+                return wt.accepting(port) or proc.poll() is not None
+            assert wt.wait_for(up, WAIT) and proc.poll() is None, proc.output()
+        result = wt.stop(proc, timeout=WAIT, first=sig)
+        assert result.signal == sig, ('bridge ignored %s at %s' % (sig.name, moment),
+                                      result.output[-2000:])
+        assert result.returncode == 0, (moment, result.returncode, result.output[-2000:])
+        assert 'Traceback' not in result.output, (moment, result.output[-2000:])
 
 
 def _rss_mb(pid):
