@@ -267,8 +267,9 @@ def test_every_workspace_type(ros2):
     ament.add_toolchain_prefix()
     types = _workspace_types()
     assert len(types) >= 20
-    for pkg, kind, name in types:
-        r = ros2('interface', 'show', f'{pkg}/{kind}/{name}')
+    results = ros2.many(*(('interface', 'show', f'{pkg}/{kind}/{name}')
+                          for pkg, kind, name in types))
+    for (pkg, kind, name), r in zip(types, results):
         assert r.code == 0, r
         assert r.out.splitlines() == _expected(pkg, kind, name, True), name
         # the other two modes in-process (same code path as the command, less start-up time)
