@@ -313,8 +313,13 @@ class RobstrideSimNode(Node):
     def _publish(self):
         if not self.context.ok():
             return
-        # The node clock's time, split as Time.to_msg() splits it.
-        sec, nanosec = divmod(self.get_clock().now().nanoseconds, 1_000_000_000)
+        # The node clock's time, split as Time.to_msg() splits it. With use_sim_time it reads
+        # 0 until the first /clock arrives: nothing to stamp with yet, so nothing published
+        # (the bus cycle runs on regardless).
+        stamp_ns = self.get_clock().now().nanoseconds
+        if stamp_ns == 0:
+            return
+        sec, nanosec = divmod(stamp_ns, 1_000_000_000)
         joints = self.hw.joints
         self.state_pub.publish(self._cdr.encode_state(
             sec, nanosec, self.hw.comm_state, [j.enabled for j in joints],
