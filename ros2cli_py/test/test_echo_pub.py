@@ -78,9 +78,13 @@ def output(r):
 
 
 def echoes(ros2, *argvs):
-    """Return the stdouts of several echoes, run side by side (they only read)."""
+    """
+    Return the stdouts of several echoes, run side by side (they only read).
+
+    All at once: the talker leaves both cores to them (no HB50 stack in this module).
+    """
     return [output(r) for r in ros2.many(*(('topic', 'echo', *argv) for argv in argvs),
-                                         timeout=90)]
+                                         timeout=90, workers=len(argvs))]
 
 
 def test_echo_yaml_layout(ros2, talker):
@@ -160,7 +164,7 @@ def test_echo_bad_input(ros2, talker):
     cases = ((('/no/such/topic',), 1), (('/ros2cli_test/status', 'nopkg/msg/Nope'), 1),
              (('bad topic name!',), 1), (('/ros2cli_test/status', '--field', 'nope', '--once'), 1),
              (('/x', '--qos-reliability', 'sometimes'), 2), (('/x', '--qos-depth', '0'), 2))
-    results = ros2.many(*(('topic', 'echo', *argv) for argv, _ in cases))
+    results = ros2.many(*(('topic', 'echo', *argv) for argv, _ in cases), workers=len(cases))
     last = []
     for (_, code), r in zip(cases, results):
         assert r.code == code and 'Traceback' not in r.err, r
