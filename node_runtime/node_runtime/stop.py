@@ -124,6 +124,8 @@ def install_interrupt(exception=KeyboardInterrupt):
     def _raise(signum, frame):
         for sig in STOP_SIGNALS:
             _signal.signal(sig, _signal.SIG_IGN)
+        if not _requested:      # noted first: a C extension may turn the exception into another
+            _requested.append(signum)
         raise exception()
     for sig in STOP_SIGNALS:
         _signal.signal(sig, _raise)
@@ -173,6 +175,14 @@ def launch(target, early=(), *, argv=False, stop=False, interrupt=False, hard_ex
         if not hard_exit:
             raise
         code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
+    except Exception:   # noqa: B902 - decided by whether a stop was asked for, below
+        # interrupt mode: the KeyboardInterrupt a signal raises can land inside a C extension
+        # (rclpy's module initialisation turns it into ImportError 'initialization failed',
+        # pybind11 into a TypeError while converting a callback's message). Asked to stop,
+        # the stop is what happened: status 0 without a traceback, as for any other moment.
+        if not (interrupt and requested()):
+            raise
+        code = 0
     _leave(code, hard_exit)
 
 

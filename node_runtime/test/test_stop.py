@@ -48,6 +48,13 @@ TARGET = textwrap.dedent("""\
     print('importing', flush=True)
     if 'import' in sys.argv:
         time.sleep(1.5)
+    if 'extension' in sys.argv:     # like a C extension's init hit by KeyboardInterrupt
+        try:
+            time.sleep(30)
+        except KeyboardInterrupt as exc:
+            raise ImportError('initialization failed') from exc
+    if 'broken' in sys.argv:        # a real import error, no signal involved
+        raise ImportError('initialization failed')
 
 
     def main(*args, stop=None):
@@ -126,6 +133,31 @@ def test_signal_in_the_loop_is_a_stop_request(tmp_path, sig, options):
 def test_interrupt_mode_ends_a_waiting_command_with_0(tmp_path, sig):
     code, out, err = run(tmp_path, 'interrupt=True', 'wait', sig, 'main')
     assert (code, err) == (0, '')
+
+
+@pytest.mark.parametrize('sig', SIGNALS)
+def test_interrupt_mode_stop_inside_an_extension_import_exits_0(tmp_path, sig):
+    # The interrupt lands inside the import and comes out as ImportError (as rclpy's module
+    # initialisation does): exit 0 without a traceback, not 1.
+    code, out, err = run(tmp_path, 'interrupt=True', 'extension', sig, 'importing')
+    assert (code, err) == (0, '')
+    assert 'main' not in out
+
+
+def test_an_error_without_a_stop_request_still_fails(tmp_path):
+    # The same ImportError without any signal is a real error: not swallowed.
+    (tmp_path / 'target_mod.py').write_text(TARGET)
+    (tmp_path / 'launcher').write_text(LAUNCHER.format(options='interrupt=True'))
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path), PACKAGE_ROOT]))
+    proc = workspace_testing.start(
+        [sys.executable, '-S', str(tmp_path / 'launcher'), 'broken'], env=env,
+        separate_stderr=True)
+    try:
+        proc.wait(60)
+    finally:
+        result = workspace_testing.stop(proc)
+    assert result.returncode == 1
+    assert 'ImportError: initialization failed' in proc.errors()
 
 
 def test_system_exit_status_is_kept(tmp_path):
