@@ -15,11 +15,18 @@ import time
 
 import rclpy
 from rclpy.executors import SingleThreadedExecutor
+from rclpy.qos import QoSProfile
 from robstride_interfaces.msg import RobstrideState
 from robstride_sim.client import RobstrideClient
 from robstride_sim.qos import STATE_QOS
 from sensor_msgs.msg import JointState
 from workspace_testing import executable, start, stop
+
+# The node's state QoS with a deeper reader history: 2000 samples (4 s at 500 Hz), so a state
+# the motors show for only one or two cycles (the stop during a reboot) is still in the queue
+# when the test has spent a while in a service call without spinning this monitor.
+MONITOR_QOS = QoSProfile(history=STATE_QOS.history, depth=2000,
+                         reliability=STATE_QOS.reliability, durability=STATE_QOS.durability)
 
 MODES = ('sim', 'can')
 _ns_counter = itertools.count()
@@ -92,9 +99,9 @@ class Monitor:
         self.joint_states = []
         ns = prefix.rsplit('/', 1)[0]
         self.node.create_subscription(RobstrideState, f'{prefix}/robstride_state',
-                                      self.states.append, STATE_QOS)
+                                      self.states.append, MONITOR_QOS)
         self.node.create_subscription(JointState, f'{ns}/joint_states',
-                                      self.joint_states.append, STATE_QOS)
+                                      self.joint_states.append, MONITOR_QOS)
         self.cmd_pub = self.node.create_publisher(JointState, f'{prefix}/joint_commands', 10)
 
     def close(self):
