@@ -98,6 +98,21 @@ def run(tmp_path, options, mode, sig, expect_line=None):
     return result.returncode, result.output, proc.errors()
 
 
+def run_to_exit(tmp_path, options, mode):
+    """Run the launcher in `mode` with no signal until it exits: (returncode, stderr)."""
+    (tmp_path / 'target_mod.py').write_text(TARGET)
+    (tmp_path / 'launcher').write_text(LAUNCHER.format(options=options))
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path), PACKAGE_ROOT]))
+    proc = workspace_testing.start(
+        [sys.executable, '-S', str(tmp_path / 'launcher'), mode], env=env,
+        separate_stderr=True)
+    try:
+        proc.wait(60)
+    finally:
+        result = workspace_testing.stop(proc)
+    return result.returncode, proc.errors()
+
+
 SIGNALS = [signal.SIGINT, signal.SIGTERM]
 
 
@@ -146,33 +161,15 @@ def test_interrupt_mode_stop_inside_an_extension_import_exits_0(tmp_path, sig):
 
 def test_an_error_without_a_stop_request_still_fails(tmp_path):
     # The same ImportError without any signal is a real error: not swallowed.
-    (tmp_path / 'target_mod.py').write_text(TARGET)
-    (tmp_path / 'launcher').write_text(LAUNCHER.format(options='interrupt=True'))
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path), PACKAGE_ROOT]))
-    proc = workspace_testing.start(
-        [sys.executable, '-S', str(tmp_path / 'launcher'), 'broken'], env=env,
-        separate_stderr=True)
-    try:
-        proc.wait(60)
-    finally:
-        result = workspace_testing.stop(proc)
-    assert result.returncode == 1
-    assert 'ImportError: initialization failed' in proc.errors()
+    code, errors = run_to_exit(tmp_path, 'interrupt=True', 'broken')
+    assert code == 1
+    assert 'ImportError: initialization failed' in errors
 
 
 def test_system_exit_status_is_kept(tmp_path):
     for options in ('', 'hard_exit=True'):
-        (tmp_path / 'target_mod.py').write_text(TARGET)
-        (tmp_path / 'launcher').write_text(LAUNCHER.format(options=options))
-        env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path), PACKAGE_ROOT]))
-        proc = workspace_testing.start(
-            [sys.executable, '-S', str(tmp_path / 'launcher'), 'raise'], env=env,
-            separate_stderr=True)
-        try:
-            proc.wait(60)
-        finally:
-            result = workspace_testing.stop(proc)
-        assert result.returncode == 3, proc.errors()
+        code, errors = run_to_exit(tmp_path, options, 'raise')
+        assert code == 3, errors
 
 
 def test_request_event_and_watch_in_process():

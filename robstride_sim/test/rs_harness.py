@@ -88,6 +88,19 @@ def sim_node(params=None, namespace=None, extra_args=(), wait=True, mode='sim'):
                 f.write(result.output)
 
 
+@contextlib.contextmanager
+def sim_rig(params=None, mode='sim', timeout_sec=10.0):
+    """Start robstride_sim_node with a client and a Monitor on it; yields (client, monitor)."""
+    with sim_node(params, mode=mode) as (_, prefix):
+        client = RobstrideClient(prefix, timeout_sec=timeout_sec)
+        mon = Monitor(prefix)
+        try:
+            yield client, mon
+        finally:
+            mon.close()
+            client.close()
+
+
 class Monitor:
     """Subscribes to a node's robstride_state and joint_states; publishes joint commands."""
 

@@ -7,7 +7,7 @@ from ament_index_python.packages import get_package_share_directory
 import pytest
 
 from robstride_sim.client import RequestRejectedError, RobstrideClient
-from rs_harness import MODES, Monitor, node_executable, sim_node
+from rs_harness import MODES, Monitor, node_executable, sim_node, sim_rig
 from workspace_testing import start, stop
 
 STARTUP_S = 20.0        # start-up and discovery on a loaded machine (as sim_node waits)
@@ -41,14 +41,8 @@ def no_freeze_node(ros, request):
     the over-temperature one, last, leaves joint_2 latched. Returns (client, monitor).
     """
     params = {'error_timeout_ms': 300, 'freeze_on_joint_loss': False}
-    with sim_node(params, mode=request.param) as (proc, prefix):
-        client = RobstrideClient(prefix, timeout_sec=5.0)
-        mon = Monitor(prefix)
-        try:
-            yield client, mon
-        finally:
-            mon.close()
-            client.close()
+    with sim_rig(params, mode=request.param, timeout_sec=5.0) as rig:
+        yield rig
 
 
 def test_hung_motor_lost_freeze_and_reactivate(node_factory):

@@ -16,22 +16,16 @@ from rcl_interfaces.msg import ParameterType
 from rcl_interfaces.srv import DescribeParameters, ListParameters, SetParameters
 from rclpy.parameter import Parameter
 
-from robstride_sim.client import RequestRejectedError, RobstrideClient
+from robstride_sim.client import RequestRejectedError
 from robstride_sim.node import sim_parameters, STARTUP_PARAMETERS
-from rs_harness import Monitor, node_executable, sim_node
+from rs_harness import node_executable, sim_rig
 from workspace_testing import start, stop
 
 
 @pytest.fixture(scope='module')
 def rig(ros):
-    with sim_node() as (proc, prefix):
-        client = RobstrideClient(prefix, timeout_sec=10.0)
-        mon = Monitor(prefix)
-        try:
-            yield client, mon
-        finally:
-            mon.close()
-            client.close()
+    with sim_rig() as rig:
+        yield rig
 
 
 def describe(client, names):
