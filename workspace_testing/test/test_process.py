@@ -64,6 +64,24 @@ def test_wait_for_output_matches_text_or_regex(pattern):
         assert stop(proc, timeout=5).signal == signal.SIGINT
 
 
+def test_a_runner_that_ignores_sigint_still_stops_its_children_with_sigint():
+    # As a test runner started by `cmd &` in a script: SIGINT ignored before the import.
+    code = '\n'.join([
+        'import signal, sys',
+        'signal.signal(signal.SIGINT, signal.SIG_IGN)',
+        'from workspace_testing import start, stop',
+        'child = "import time; print(1, flush=True); time.sleep(30)"',
+        "proc = start([sys.executable, '-c', child])",
+        "assert proc.wait_for_output('1', 20)",
+        'print(int(stop(proc, timeout=5).signal))'])
+    runner = start([sys.executable, '-c', code])
+    try:
+        runner.wait(60)
+    finally:
+        result = stop(runner)
+    assert (result.returncode, result.output) == (0, '2\n')
+
+
 def test_wait_for_returns_the_last_value():
     values = iter([0, '', 'done'])
     assert wait_for(lambda: next(values), 5, period=0) == 'done'

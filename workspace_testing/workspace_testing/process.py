@@ -17,6 +17,17 @@ import time
 
 from .shm import clean_shared_memory
 
+# A test runner started as a background job of a non-interactive shell (`cmd &` in a script)
+# inherits SIGINT ignored, and an ignored signal stays ignored across exec: every process
+# started here would then ignore the SIGINT that stop() sends first, unlike the same program
+# started from a terminal. Handled in this process (as Python does by default), SIGINT is back
+# to the default disposition in the children.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    try:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    except ValueError:      # imported first outside the main thread: leave it
+        pass
+
 Stopped = collections.namedtuple('Stopped', 'returncode output signal')
 Stopped.__doc__ = """How a process ended: exit code, whole output, last signal sent (None
 when it had exited on its own). `signal` is SIGKILL when it had to be killed."""
