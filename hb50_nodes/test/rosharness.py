@@ -34,6 +34,11 @@ def start(name, *ros_args, env=None, stdin=None):
     return wt.start(args, env=env, stdin=stdin)
 
 
+def _is_event(msg, level, text):
+    """Return whether Status `msg` has `level` (None: any) and contains `text`."""
+    return (level is None or msg.level[0] == level) and text in msg.status
+
+
 class Probe:
     """
     A node recording (receipt time, message) of the HB50 topics, spun on its own thread.
@@ -112,8 +117,7 @@ class Probe:
             return rec[-1][1] if rec else None
 
     def statuses(self, t0, level=None, text='', ns=None):
-        return [m for m in self.since(self.topics.STATUS, t0, ns)
-                if (level is None or m.level[0] == level) and text in m.status]
+        return [m for m in self.since(self.topics.STATUS, t0, ns) if _is_event(m, level, text)]
 
     def events_stamped_since(self, wall_t0, level=None, text='', ns=None):
         """
@@ -128,7 +132,7 @@ class Probe:
             rec = list(self.records[self.name(self.topics.STATUS, ns)])
         return [m for _, m in rec
                 if m.header.stamp.sec * 1_000_000_000 + m.header.stamp.nanosec >= t0_ns
-                and (level is None or m.level[0] == level) and text in m.status]
+                and _is_event(m, level, text)]
 
     def close(self):
         self._stop.set()

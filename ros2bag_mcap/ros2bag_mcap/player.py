@@ -55,7 +55,7 @@ class Player:
         selected = [t for t in infos if not topics or t in topics]
         start = meta['starting_time']['nanoseconds_since_epoch'] + int(start_offset * 1e9)
         self.messages = [(topic, data, t) for topic, _, data, t, _ in
-                         read_messages(uri, topics=selected, start_time=start) if t >= start]
+                         read_messages(uri, topics=selected, start_time=start)]
         self.node = rclpy.create_node('ros2bag_mcap_player', context=context,
                                       start_parameter_services=False)
         self.publishers = {}

@@ -30,22 +30,6 @@ class _Stop(BaseException):
     """SIGINT/SIGTERM: unwind and exit 0."""
 
 
-_STOPPED = []
-
-
-def _stop_exception():
-    """
-    Note the stop, return the exception that unwinds (called in the signal handler).
-
-    The signal may land in Python code that C++ called, e.g. while pybind11 builds the
-    message of a subscription callback; pybind11 then replaces the exception by its own
-    error ("Unable to convert call argument ..."). The note tells main() that such an
-    error is the stop arriving, which exits 0 as well.
-    """
-    _STOPPED.append(True)
-    return _Stop()
-
-
 def _missing(command):
     if command == 'launch':
         return ("ros2 launch: ROS 2 launch is not available on this workspace's PyPI toolchain; "
@@ -122,7 +106,7 @@ def main(argv=None):
     if real is not None:
         sys.exit(real())
     argv = sys.argv[1:] if argv is None else argv
-    stop.install_interrupt(_stop_exception)     # a second signal while unwinding is ignored
+    stop.install_interrupt(_Stop)       # a second signal while unwinding is ignored
     try:
         sys.stdout.reconfigure(line_buffering=True)
     except (AttributeError, ValueError):
@@ -140,7 +124,10 @@ def main(argv=None):
         os.dup2(devnull, sys.stdout.fileno())
         code = 0
     except Exception as e:      # noqa: B902 - never a traceback for the user
-        if _STOPPED:        # the stop, turned into another error on its way (see above)
+        if stop.requested():
+            # The signal landed in Python code that C++ called (e.g. while pybind11 builds a
+            # subscription callback's message) and pybind11 replaced _Stop by its own error
+            # ("Unable to convert call argument ..."): it is the stop, which exits 0 as well.
             sys.exit(0)
         if os.environ.get('ROS2CLI_PY_DEBUG') == '1':
             raise
