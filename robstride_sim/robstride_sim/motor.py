@@ -27,6 +27,9 @@ OVERVOLTAGE_V = 60.0
 NOMINAL_VBUS_V = 48.0
 MAX_SUBSTEP_S = 0.005        # longer steps are split (keeps the thermal/PI explicit parts sane)
 CALIBRATION_S = 1.0          # duration of the simulated encoder calibration (run_state 1)
+# A latched fault is reported (type 21) at the next step, then again this often while it stays
+# latched: the manual gives no rate (README, "Fault reports").
+FAULT_REPORT_PERIOD_S = 0.1
 
 
 def _pidx(name: str) -> int:
@@ -48,7 +51,8 @@ class SimMotor:
             + can_id.to_bytes(4, 'big'))
         self.run_state = RUN_STATE_RESET
         self.faults = 0
-        self._fault_report_due = False   # a latched fault not yet reported by a type-21 frame
+        self._fault_report = None        # fault word as latched, not yet sent (type 21)
+        self._fault_reported_at = None   # time of the last type-21 report of a standing fault
         self._calibration_end = None     # end time of a running calibration
         self.position = 0.0          # rad, relative to the mechanical zero
         self.velocity = 0.0
@@ -95,7 +99,7 @@ class SimMotor:
             if self.run_state != RUN_STATE_CALIBRATION:
                 self.run_state = RUN_STATE_RESET
             if frame.data[0] == 1:
-                self.faults = 0
+                self._clear(self.faults)
             self._motion_host = host
         elif kind == proto.CommType.SET_ZERO:
             if frame.data[0] == 1:
@@ -163,16 +167,44 @@ class SimMotor:
         """
         Latch fault bits (detected or injected); a fault drops the motor to reset.
 
-        Every newly latched bit makes the motor send a fault frame (type 21) with its whole
-        fault word at its next step (at once if answering). Returns True if any bit was new.
+        Newly latched bits make the motor send a fault report (type 21) at its next step(),
+        never as a reply: it carries the fault word captured here (every bit latched by then).
+        Bits cleared before that step are left out of it, and a report with none left is
+        dropped. While any fault stays latched, step() repeats the report with the fault word
+        every FAULT_REPORT_PERIOD_S. A hung motor sends none; it reports when it answers again.
+        Returns True if any bit was new.
         """
         added = bits & ~self.faults
         self.faults |= bits
         if added:
             self.run_state = RUN_STATE_RESET
             self._calibration_end = None
-            self._fault_report_due = True
+            self._fault_report = self.faults
         return bool(added)
+
+    def _clear(self, bits: int):
+        """Clear latched fault bits; no report is sent for a bit that is no longer latched."""
+        self.faults &= ~bits
+        if self._fault_report is not None:
+            self._fault_report &= self.faults
+            if self._fault_report == 0:
+                self._fault_report = None
+        if self.faults == 0:
+            self._fault_reported_at = None
+
+    def _fault_report_frame(self, host_id: int, now: float):
+        """Return the type-21 report due at `now` (see latch()), or None."""
+        if self.hung or self.faults == 0:
+            return None
+        word = self._fault_report
+        if word is None:
+            last = self._fault_reported_at
+            if last is not None and now - last < FAULT_REPORT_PERIOD_S:
+                return None
+            word = self.faults
+        self._fault_report = None
+        self._fault_reported_at = now
+        return proto.encode_fault(host_id, self.can_id, word)
 
     def calibrate(self, now: float):
         """
@@ -234,13 +266,13 @@ class SimMotor:
         return None
 
     def step(self, dt: float, now: float, host_id: int = None):
-        """Advance the motor by dt seconds; return unsolicited frames (fault reports)."""
+        """Advance the motor by dt seconds; return unsolicited frames (fault reports, latch())."""
         out = []
         if host_id is None:
             host_id = self._motion_host
         if self._calibration_end is not None and now >= self._calibration_end:
             self._calibration_end = None
-            self.faults &= ~proto.FAULT_ENCODER_UNCALIBRATED
+            self._clear(proto.FAULT_ENCODER_UNCALIBRATED)
             self.run_state = RUN_STATE_RESET
         if dt <= 0.0:
             return out
@@ -252,9 +284,9 @@ class SimMotor:
         h = dt / n
         for _ in range(n):
             self._check_faults(now)
-            if self._fault_report_due and not self.hung:
-                self._fault_report_due = False
-                out.append(proto.encode_fault(host_id, self.can_id, self.faults))
+            report = self._fault_report_frame(host_id, now)
+            if report is not None:
+                out.append(report)
             self._substep(h)
         return out
 

@@ -113,13 +113,25 @@ def test_injected_fault_sends_fault_frame_with_that_bit():
     (frame,) = m.step(DT, 0.1)
     assert frame.comm_type == proto.CommType.FAULT
     assert proto.decode_fault(frame) == 1 << 14 and m.run_state == 0
-    assert m.step(DT, 0.2) == []                                    # once per new fault
+    assert m.step(DT, 0.15) == []                                   # once per new fault ...
+    (frame,) = m.step(DT, 0.2)                                      # ... and every 100 ms
+    assert proto.decode_fault(frame) == 1 << 14
     m.hung = True
     m.latch(proto.FAULT_ENCODER_UNCALIBRATED)
     assert m.step(DT, 0.3) == []                                    # hung: nothing sent
     m.hung = False
-    (frame,) = m.step(DT, 0.4)                                      # reported when it answers
+    (frame,) = m.step(DT, 0.31)                                     # reported when it answers
     assert proto.decode_fault(frame) == (1 << 14) | (1 << 7)
+
+
+def test_fault_cleared_before_the_next_step_is_not_reported():
+    m = make()
+    m.latch(proto.FAULT_ENCODER_UNCALIBRATED | proto.FAULT_UNDER_VOLTAGE)
+    m.handle(proto.encode_stop(HOST, 1, clear_fault=True), 0.0)     # before the next step
+    assert m.step(DT, 0.002) == [] and m.step(DT, 0.5) == []        # nothing, ever
+    m.latch(proto.FAULT_OVER_VOLTAGE)
+    (frame,) = m.step(DT, 0.502)
+    assert proto.decode_fault(frame) == proto.FAULT_OVER_VOLTAGE     # that fault's bits only
 
 
 def test_calibration_run_state_and_end():
