@@ -1,7 +1,9 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Messages/s of AimRT protobuf <-> ROS 2 conversion: a 20-joint JointState
-(AimRT -> sensor_msgs/JointState) and a 20-joint JointCommand (both ways with
-aimrt_protocols_msgs/JointCommand, header, stiffness and damping kept).
+"""
+Messages/s of AimRT protobuf <-> ROS 2 conversion.
+
+A 20-joint JointState (AimRT -> sensor_msgs/JointState) and a 20-joint JointCommand (both
+ways with aimrt_protocols_msgs/JointCommand, header, stiffness and damping kept).
 
 Needs the workspace installed and sourced (aimrt_protocols_py importable).
 Usage: python3 benchmarks/aimrt_conversion.py [seconds_per_case, default 2]

@@ -1,6 +1,7 @@
 # Copyright 2025 The horus_msg_py authors
 # SPDX-License-Identifier: Apache-2.0
-"""HORUS LaserScan benchmarks (horus_msg_py / horus_bridge).
+"""
+HORUS LaserScan benchmarks (horus_msg_py / horus_bridge).
 
 1. LaserScan bytes -> ROS: the message path (sensor_msgs/LaserScan object), the CDR path
    the bridge uses (horus_msg_py.ros_cdr, bytes for publish()) and a naive per-field
@@ -65,7 +66,7 @@ def rate(fn, seconds):
     return n / (time.perf_counter() - start)
 
 
-RATES = tuple(int(r) for r in os.environ.get("HB_RATES", "1000,5000,20000").split(","))
+RATES = tuple(int(r) for r in os.environ.get('HB_RATES', '1000,5000,20000').split(','))
 TARGET = 20000
 
 

@@ -4,6 +4,6 @@
 # (bridge_node, control_node, heartbeat monitor) with a live terminal view. Ctrl-C stops all.
 source "$(dirname "${BASH_SOURCE[0]}")/workspace.sh"
 ws_select "$(ws_default_distro)"
-ws_build
+ws_build_changed
 ws_source_install
 exec "$WS_ROOT/scripts/hb50_run.sh" "$@"

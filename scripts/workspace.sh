@@ -58,12 +58,84 @@ ws_source_install() {
   set +u; source "$WS_INSTALL/setup.bash"; set -u
 }
 
+# ws_build [colcon build args]: colcon build, quiet unless it fails (then the stderr of the
+# packages is shown; the full logs stay in $WS_LOG). With no arguments it builds every
+# package and records the tree's state for ws_build_changed.
 ws_build() {
   ws_activate
   # One colcon build per build base at a time: two would write the same files.
   mkdir -p "$WS_BUILD"
+  local started="$WS_BUILD/.ws-build-started" rc=0
+  [ "$#" -eq 0 ] && : >"$started"
   (cd "$WS_ROOT" && flock 9 && colcon --log-base "$WS_LOG" build --base-paths "$WS_ROOT" \
       --build-base "$WS_BUILD" --install-base "$WS_INSTALL" \
-      --metas "$WS_ROOT/colcon.meta" --event-handlers console_cohesion- summary+ "$@") \
-    9>"$WS_BUILD/.colcon-build.lock"
+      --metas "$WS_ROOT/colcon.meta" \
+      --event-handlers console_cohesion- console_stderr- console_start_end- summary+ "$@") \
+    9>"$WS_BUILD/.colcon-build.lock" >"$WS_BUILD/.ws-build-output" 2>&1 || rc=$?
+  if [ "$rc" -ne 0 ]; then
+    cat "$WS_BUILD/.ws-build-output" >&2
+    ws_show_build_stderr >&2
+    return "$rc"
+  fi
+  grep -E '^Summary:' "$WS_BUILD/.ws-build-output" || true
+  [ "$#" -eq 0 ] && ws_toolchain_id >"$started" && mv "$started" "$WS_BUILD/.ws-build-stamp"
+  return 0
+}
+
+# The stderr of the last build's packages, without setuptools' per-package notice that
+# byte-compiling is disabled (colcon turns it off on purpose).
+ws_show_build_stderr() {
+  local f
+  for f in "$WS_LOG"/latest_build/*/stderr.log; do
+    [ -s "$f" ] || continue
+    if grep -qv 'byte-compiling is disabled' "$f"; then
+      echo "--- stderr: $(basename "$(dirname "$f")")"
+      grep -v 'byte-compiling is disabled' "$f"
+    fi
+  done
+}
+
+# What the build was made with: the venv's requirements (bootstrap stamp) or the sourced ROS.
+ws_toolchain_id() {
+  if [ "$WS_TOOLCHAIN_MODE" = venv ]; then cat "$WS_VENV/.bootstrap-stamp" 2>/dev/null || true
+  else echo "${AMENT_PREFIX_PATH:-}"; fi
+}
+
+# The packages (names) with a file or folder changed since the last full ws_build, or ALL
+# when there is no such build, its install is gone, colcon.meta or the toolchain changed.
+# The stamp's mtime is the build's start; its content the toolchain's id.
+ws_changed_packages() {
+  local stamp="$WS_BUILD/.ws-build-stamp"
+  if [ ! -f "$stamp" ] || [ ! -f "$WS_INSTALL/setup.bash" ] \
+     || [ "$WS_ROOT/colcon.meta" -nt "$stamp" ] \
+     || [ "$(cat "$stamp")" != "$(ws_toolchain_id)" ]; then
+    echo ALL; return
+  fi
+  # A folder's mtime changes when a file in it is added, removed or renamed.
+  (cd "$WS_ROOT" && find . \( -path ./build -o -path ./install -o -path ./log -o -path ./.venv \
+      -o -path ./.git -o -name __pycache__ -o -name '*.egg-info' -o -name .pytest_cache \) -prune \
+      -o -newer "$stamp" -print) | while read -r path; do
+    local dir="$path"
+    [ -d "$dir" ] || dir="$(dirname "$dir")"
+    while [ "$dir" != . ] && [ ! -f "$dir/package.xml" ]; do dir="$(dirname "$dir")"; done
+    if [ "$dir" != . ]; then sed -n 's:.*<name>\(.*\)</name>.*:\1:p' "$dir/package.xml" | head -1; fi
+  done | sort -u || true
+}
+
+# ws_build_changed: build only the packages changed since the last full build and those
+# that depend on them (nothing when the tree is unchanged; everything the first time).
+ws_build_changed() {
+  local changed
+  changed="$(ws_changed_packages)"
+  if [ "$changed" = ALL ]; then
+    ws_build
+  elif [ -z "$changed" ]; then
+    ws_activate
+    echo "build: nothing changed since the last build of $WS_INSTALL"
+  else
+    ws_toolchain_id >"$WS_BUILD/.ws-build-started-changed"
+    # shellcheck disable=SC2086
+    ws_build --packages-above $changed \
+      && mv "$WS_BUILD/.ws-build-started-changed" "$WS_BUILD/.ws-build-stamp"
+  fi
 }

@@ -17,57 +17,24 @@ rclpy's buffer is longer than its content: Fast DDS sizes it as if each empty se
 were padded to 8 and leaves the extra trailing bytes uninitialised (deserialization never
 reads them); this module sends the content only. Fast DDS leaves alignment padding
 uninitialised, this module writes zeros there; every other byte equals rclpy's, which
-test/test_ros_cdr.py checks byte for byte.
+test/test_ros_cdr.py checks byte for byte. The wire primitives are ros_wire's.
 """
-import struct
+from typing import Any, Callable, Iterable, Optional
 
 from aimrt_protocols_py.conversions import settle_losses, stamp_parts
-
-ENCAPSULATION = b'\x00\x01\x00\x00'     # CDR_LE, options 0
-_BASE = len(ENCAPSULATION)
-_TIME = struct.Struct('<iI')
-_U32 = struct.Struct('<I')
+from ros_wire import Writer
 
 
-def _align(buf, size):
-    rem = (len(buf) - _BASE) % size
-    if rem:
-        buf += bytes(size - rem)
-
-
-def _string(buf, text):
-    """Append a CDR string (the caller has aligned to 4): rclpy sends UTF-8 up to a NUL."""
-    raw = text.encode('utf-8')
-    nul = raw.find(b'\x00')
-    if nul >= 0:
-        raw = raw[:nul]
-    buf += _U32.pack(len(raw) + 1)
-    buf += raw
-    buf.append(0)
-
-
-def _doubles(buf, values):
-    _align(buf, 4)
-    buf += _U32.pack(len(values))
-    if values:
-        _align(buf, 8)
-        buf += struct.pack('<%dd' % len(values), *values)
-
-
-def joint_state_to_ros_cdr(msg, *, accept_losses=(), on_loss=None):
+def joint_state_to_ros_cdr(msg: Any, *, accept_losses: Iterable[str] = (),
+                           on_loss: Optional[Callable[..., Any]] = None) -> bytes:
     """CDR bytes of ``sensor_msgs/JointState`` for an AimRT JointState (see module doc)."""
     settle_losses(msg, accept_losses, on_loss)
     sec, nanosec = stamp_parts(msg.header)
-    buf = bytearray(ENCAPSULATION)
-    buf += _TIME.pack(sec, nanosec)
-    _string(buf, msg.header.frame_id)
+    w = Writer()
+    w.header(sec, nanosec, msg.header.frame_id)
     joints = msg.joints
-    _align(buf, 4)
-    buf += _U32.pack(len(joints))
-    for joint in joints:
-        _align(buf, 4)
-        _string(buf, joint.name)
-    _doubles(buf, [j.position for j in joints])
-    _doubles(buf, [j.velocity for j in joints])
-    _doubles(buf, [j.effort for j in joints])
-    return bytes(buf)
+    w.string_seq([joint.name for joint in joints])
+    w.f64_seq([j.position for j in joints])
+    w.f64_seq([j.velocity for j in joints])
+    w.f64_seq([j.effort for j in joints])
+    return w.getvalue()

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
 """
-The CDR codec (hb50_nodes.cdr) against rclpy.serialization, byte for byte.
+The HB50 CDR codecs (hb50_nodes.cdr, on ros_wire) against rclpy.serialization, byte for byte.
 
 For every message type it encodes (BridgeData, BridgeState, JointCommand, RobotState) and
 hypothesis-generated values: the encoder's bytes equal serialize_message's at every offset
@@ -22,7 +22,8 @@ from hypothesis import given, HealthCheck, settings, strategies as st
 import numpy as np
 import pytest
 from rclpy.serialization import deserialize_message, serialize_message
-from workspace_testing.wire import assert_same_wire, same_f64
+from ros_wire import utf8
+from ros_wire.testing import assert_same_wire, same_f64
 
 SETTINGS = settings(max_examples=200, deadline=None, derandomize=True,
                     suppress_health_check=[HealthCheck.too_slow])
@@ -138,7 +139,7 @@ def test_bridge_state_encodes_like_rclpy(floats, enabled, status, up_time):
                                 up_time)
     back = assert_same_wire(w.getvalue(), w.padding, msg)
     # A string stops at its first NUL on the wire (a C string), with rclpy as here.
-    assert back.status == [cdr._utf8(t).decode() for t in status] and back.up_time == up_time
+    assert back.status == [utf8(t).decode() for t in status] and back.up_time == up_time
 
 
 JOINT_COMMAND = {
@@ -182,7 +183,7 @@ def test_joint_command_encodes_and_decodes_like_rclpy(sec, nanosec, frame_id, so
     tail = cdr.encode_joint_command(cdr.Writer(), 0, 0, '', source, names, kp, ki, kd, t_pos,
                                     t_vel, t_trq, brake).getvalue()
     assert len(body) == len(tail) - (4 + 8 + 4 + 1 + 3)     # after an aligned '' frame_id
-    assert body[4:4 + len(cdr._utf8(source))] == cdr._utf8(source)
+    assert body[4:4 + len(utf8(source))] == utf8(source)
 
 
 def _raw_command(source_bytes, name_bytes, brake_bytes):
@@ -259,7 +260,7 @@ def test_robot_state_encodes_like_rclpy(sec, nanosec, frame_id, legs, vec, modes
                                vec[0:3], vec[3:7], vec[7:10], vec[10:13], vec[13:16],
                                vec[16:19], *modes)
     back = assert_same_wire(w.getvalue(), w.padding, msg)
-    assert [leg.leg_name for leg in back.leg] == [cdr._utf8(n).decode() for n, *_ in legs]
+    assert [leg.leg_name for leg in back.leg] == [utf8(n).decode() for n, *_ in legs]
 
 
 # --- the fixed layouts the nodes publish with, and the fast decoders ------------------------

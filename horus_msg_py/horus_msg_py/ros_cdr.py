@@ -15,19 +15,21 @@ is a uint32 byte count including the NUL, the UTF-8 bytes and the NUL; a sequenc
 element count and the elements. Fast DDS leaves alignment padding bytes uninitialised, this
 module writes zeros there. Every other byte equals
 ``rclpy.serialization.serialize_message(ros_conversions.<type>_to_ros(...))``, which
-test/test_ros_cdr.py checks byte for byte for every type encoded here.
+test/test_ros_cdr.py checks byte for byte for every type encoded here. The wire primitives
+(encapsulation, alignment, strings) are ros_wire's.
 
 The same checks as the message path apply: a stamp beyond int32 seconds raises
 ConversionError; a frame id must be a valid HORUS name (checked once, per route).
 """
 
 import struct
+from typing import Dict, Type
+
+from ros_wire import ENCAPSULATION, padding, string_bytes
 
 from .layouts import LASER_SCAN_RANGES
 from .messages import encode_name, LaserScan
 from .ros_conversions import stamp_parts
-
-ENCAPSULATION = b'\x00\x01\x00\x00'     # CDR_LE, options 0
 
 _TIME = struct.Struct('<iI')
 _U32 = struct.Struct('<I')
@@ -43,16 +45,16 @@ _RANGE_COUNT = _U32.pack(LASER_SCAN_RANGES)
 _NO_INTENSITIES = _U32.pack(0)
 
 
-def header_tail(frame_id):
+def header_tail(frame_id: str) -> bytes:
     """
     CDR of ``std_msgs/Header.frame_id`` plus the padding to the next 4-byte boundary.
 
     The stamp (8 bytes) precedes it, so the string starts aligned. frame_id must be a
     valid HORUS name (at most 31 UTF-8 bytes, no NUL): NameTooLongError/LayoutError.
     """
-    raw = encode_name(frame_id, 'header.frame_id')
-    text = _U32.pack(len(raw) + 1) + raw + b'\x00'
-    return text + bytes(-len(text) % 4)
+    encode_name(frame_id, 'header.frame_id')     # raises for an invalid HORUS name
+    text = string_bytes(frame_id)
+    return text + bytes(padding(8 + len(text), 4))
 
 
 class LaserScanCdr:
@@ -60,10 +62,10 @@ class LaserScanCdr:
 
     horus_type = LaserScan
 
-    def __init__(self, frame_id=''):
+    def __init__(self, frame_id: str = '') -> None:
         self._prefix = header_tail(frame_id)
 
-    def __call__(self, raw):
+    def __call__(self, raw: bytes) -> bytes:
         """
         CDR bytes of ``laser_scan_to_ros(LaserScan.from_bytes(raw), frame_id)``.
 
@@ -81,4 +83,4 @@ class LaserScanCdr:
 
 
 #: HORUS type name -> CDR encoder class (constructed with the route's frame id).
-CDR_ENCODERS = {'LaserScan': LaserScanCdr}
+CDR_ENCODERS: Dict[str, Type[LaserScanCdr]] = {'LaserScan': LaserScanCdr}

@@ -5,12 +5,10 @@ rt/lowstate and rt/handstate as serialized bytes, written without cyclonedds' se
 A profile of the 500 Hz loop put ~85-90 % of its time in the cyclonedds Python serializer
 (building a LowState_ of 19 MotorState_ objects, then `serialize`, field by field in
 Python). Both messages have a fixed layout once the battery status text is known, so they
-are packed with one `struct.Struct` each: `hb50_nodes.cdr.FixedLayout` (the workspace's
-compiler of fixed-layout CDR messages, reused here rather than copied) bakes in the
-constant parts. The vendor types are `@final`, so the wire format is plain XCDR1 little
-endian, the same rules as ROS 2's CDR: a 4-byte encapsulation header `00 01 00 00`, fields
-in declaration order, each primitive aligned to its own size (int64 to 8) from the end of
-that header, a string as a uint32 byte count including the NUL, the bytes and the NUL.
+are packed with one `struct.Struct` each: `ros_wire.FixedLayout` (the workspace's compiler
+of fixed-layout CDR messages) bakes in the constant parts. The vendor types are `@final`,
+so the wire format is plain XCDR1 little endian, the same rules as ROS 2's CDR (see
+ros_wire.cdr).
 
 `write_serialized` hands the bytes to the writer the way `DataWriter.write` hands over its
 own serialization (`ddspy_write`, padded to a multiple of 4). test/test_state_cdr.py checks
@@ -20,8 +18,8 @@ DDS leaves uninitialised), for model states and for hypothesis values, and round
 """
 from cyclonedds._clayer import ddspy_write
 from cyclonedds.core import DDSException
-from hb50_nodes.cdr import FixedLayout
 from pnd_adam_description.joints import NUM_JOINTS
+from ros_wire import FixedLayout
 
 from .vendor_idl import HAND_DOF, WIRELESS_REMOTE_LEN
 
@@ -37,19 +35,19 @@ def lowstate_layout(status, n_motors=NUM_JOINTS):
     n_motors x (mode, q, dq, ddq, tau_est, state, reserve), wireless_remote[40],
     timestamp_ms, voltage, current, power, wh_accumulated, reserve), flattened.
     """
-    lay = (FixedLayout().var('B', 1).var('I', 4)
-           .var('f', 4, 13).var('h', 2)            # IMUState_
+    lay = (FixedLayout().var('B').var('I')
+           .var('f', 13).var('h')            # IMUState_
            .u32(n_motors))
     for _ in range(n_motors):
-        lay.var('B', 1).var('f', 4, 4).var('I', 4, 2)
-    return (lay.var('h', 2, WIRELESS_REMOTE_LEN)
-            .var('q', 8).var('f', 4, 4).string(status)   # BatteryData_
-            .var('I', 4).build())
+        lay.var('B').var('f', 4).var('I', 2)
+    return (lay.var('h', WIRELESS_REMOTE_LEN)
+            .var('q').var('f', 4).string(status)   # BatteryData_
+            .var('I').build())
 
 
 def handstate_layout():
     """Compile HandState_: pack(position[12], reserve)."""
-    return FixedLayout().var('I', 4, HAND_DOF).var('I', 4).build()
+    return FixedLayout().var('I', HAND_DOF).var('I').build()
 
 
 class StateEncoder:

@@ -18,7 +18,7 @@ from pnd_adam_sim.simulator import handstate_from_model, lowstate_from_model
 from pnd_adam_sim.state_cdr import (handstate_layout, lowstate_layout, MOTOR_FIELDS,
                                     StateEncoder)
 import pytest
-from workspace_testing.wire import assert_same_wire
+from ros_wire.testing import assert_same_wire
 
 SETTINGS = settings(max_examples=100, derandomize=True, deadline=None, database=None)
 F32_TOP = 3.3999999521443642e+38     # the float32 nearest to 3.4e38

@@ -5,9 +5,8 @@ The node's two per-cycle messages as CDR bytes, for `Publisher.publish(bytes)`.
 rclpy publishes pre-serialized bytes for ~1.5 us against ~9 us for a message object, and
 filling a RobstrideState and a JointState field by field (type-checked setters) costs more
 again. Per node the joints are fixed (names, CAN ids, count), so both messages have a fixed
-layout: `hb50_nodes.cdr.FixedLayout` (the workspace's compiler of fixed-layout messages to
-one `struct.Struct`, reused here rather than copied) bakes in the constant parts and packs
-the rest with one call.
+layout: `ros_wire.FixedLayout` (the workspace's compiler of fixed-layout messages to one
+`struct.Struct`) bakes in the constant parts and packs the rest with one call.
 
 The bytes equal `rclpy.serialization.serialize_message` of the same message at every offset
 but the alignment padding, which Fast DDS leaves uninitialised and FixedLayout writes as
@@ -15,9 +14,7 @@ zeros (test/test_state_cdr.py checks both messages byte for byte and round trip)
 is the node clock's time split as `Time.to_msg()` splits it; values that do not fit their
 field (an int32 run_state beyond 2**31, ...) raise struct.error where rclpy raises too.
 """
-import struct
-
-from hb50_nodes.cdr import FixedLayout
+from ros_wire import FixedLayout
 
 
 def robstride_state_layout(can_ids):
@@ -28,11 +25,11 @@ def robstride_state_layout(can_ids):
     for each array, in joint order.
     """
     n = len(can_ids)
-    return (FixedLayout().header('').var('i', 4)
-            .u32(n).const(struct.pack(f'<{n}i', *can_ids), 4)
-            .u32(n).var('?', 1, n)
-            .u32(n).var('i', 4, n)
-            .u32(n).var('I', 4, n)
+    return (FixedLayout().header('').var('i')
+            .u32(n).const_array('i', can_ids)
+            .u32(n).var('?', n)
+            .u32(n).var('i', n)
+            .u32(n).var('I', n)
             .build())
 
 
@@ -45,7 +42,7 @@ def joint_state_layout(names):
     n = len(names)
     lay = FixedLayout().header('').string_seq(names)
     for _ in range(3):
-        lay.u32(n).var('d', 8, n)
+        lay.u32(n).var('d', n)
     return lay.build()
 
 

@@ -12,8 +12,8 @@ from hypothesis import given, settings, strategies as st
 from rclpy.serialization import deserialize_message
 from robstride_interfaces.msg import RobstrideState
 from robstride_sim.state_cdr import StateEncoder
+from ros_wire.testing import assert_same_wire, same_f64
 from sensor_msgs.msg import JointState
-from workspace_testing.wire import assert_same_wire, same_f64
 
 SETTINGS = settings(max_examples=150, derandomize=True, deadline=None, database=None)
 SEC = st.integers(-2 ** 31, 2 ** 31 - 1)
@@ -76,7 +76,7 @@ def test_padding_sits_where_cdr_aligns():
     """A 2-joint state: 3 bytes after the empty frame_id, 2 after the bool[2] (to int32)."""
     enc = StateEncoder([1, 2], ['joint_1', 'joint_2'])
     # header: stamp 8 at 4..11, frame_id length 12..15, NUL 16, padding 17..19.
-    assert enc.state.padding[:3] == [17, 18, 19]
+    assert enc.state.padding[:3] == (17, 18, 19)
     data = enc.encode_state(1, 2, 0, [True, False], [2, 0], [0, 128])
     assert data[:4] == b'\x00\x01\x00\x00'
     back = deserialize_message(data, RobstrideState)

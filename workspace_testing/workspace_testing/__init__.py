@@ -10,9 +10,11 @@ Test-only helpers shared by every package's tests and the benchmarks.
 - `shm`: removal of the Fast DDS shared-memory segments a killed process leaves behind.
 - `waiting`: polling with a timeout.
 - `ports`: a free local TCP port, and whether a port accepts connections.
-- `wire`: hand-made CDR compared byte for byte with rclpy's (padding masked).
 - `pytest_fixtures`: the `domain_id` fixture (a conftest.py imports it; not imported here,
   so that using workspace_testing does not import pytest).
+
+The byte-for-byte comparison of hand-made CDR with rclpy's is `ros_wire.testing`, beside
+the wire format it checks.
 """
 
 from .domain import allocate_domain, isolate, localhost_env, release_domain
