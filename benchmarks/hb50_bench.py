@@ -28,7 +28,8 @@ composed process the CPU per node is its loop thread (named after the node) plus
 shared executor/DDS threads.
 
 Usage: hb50_bench.py [--duration 30] [--modes 3proc,composed] [--composed] [--node-path DIR]
-                     [--executor events|single|multi] [--loop-mode thread|timer] [--busy-wait S]
+                     [--executor events|single|multi] [--loop-mode loop|thread|timer]
+                     [--busy-wait S]
                      [--rt-priority N] [--domain 39]
 Needs the workspace sourced (hb50_nodes installed).
 """
@@ -62,7 +63,7 @@ def parse():
                         'hb50_nodes checkout, to compare before/after in one phase)')
     p.add_argument('--floor-child', action='store_true', help=argparse.SUPPRESS)
     p.add_argument('--executor', default='events', choices=('events', 'single', 'multi'))
-    p.add_argument('--loop-mode', default='thread', choices=('thread', 'timer'))
+    p.add_argument('--loop-mode', default='loop', choices=('loop', 'thread', 'timer'))
     p.add_argument('--busy-wait', type=float, default=None, help='busy_wait parameter (s)')
     p.add_argument('--rt-priority', type=int, default=None,
                    help='rt_priority parameter (SCHED_FIFO of the 500 Hz loop threads)')

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: Apache-2.0
 # Start the simulated HB50 stack and a live terminal view; Ctrl-C stops every process.
 # Expects an activated toolchain with the workspace install sourced (scripts/run.sh does that).
-# HB50_COMPOSED=1 runs the single-process hb50_stack instead of three processes.
+# By default it starts the composed hb50_stack (one process, one loop: cheaper than three
+# processes, see benchmarks/README.md); HB50_COMPOSED=0 starts the three executables instead.
 # FOXGLOVE=1 also starts foxglove_live's Foxglove WebSocket server on ws://127.0.0.1:8765
 # (FOXGLOVE_PORT to change it): off by default because receiving every topic costs CPU.
 # Node output goes to $HB50_LOG_DIR (default: a fresh temp dir) so that it does not scroll the view.
@@ -27,7 +28,7 @@ cleanup() {
 }
 trap cleanup INT TERM EXIT
 
-if [ "${HB50_COMPOSED:-0}" = 1 ]; then
+if [ "${HB50_COMPOSED:-1}" = 1 ]; then
   "$lib/hb50_stack" --ros-args --params-file "$params" >"$logs/hb50_stack.log" 2>&1 &
   pids+=($!)
 else

@@ -57,10 +57,16 @@ class BridgeNode(LoopNode):
     def on_command(self, raw):
         """Take one serialized JointCommand: decode, validate, then arbitrate under the lock."""
         checked = None
-        try:
-            body = cdr.joint_command_body(raw)
-        except cdr.CdrError as exc:
-            msg, checked = _UNDECODABLE, InvalidCommand(f'undecodable command ({exc})')
+        if len(raw) > MAX_COMMAND_BYTES:
+            # Refused on its size alone (the raw bytes), before anything is decoded.
+            msg, checked = _UNDECODABLE, InvalidCommand(
+                f'oversized command ({len(raw)} bytes, more than {MAX_COMMAND_BYTES})')
+            body = None
+        if checked is None:
+            try:
+                body = cdr.joint_command_body(raw)
+            except cdr.CdrError as exc:
+                msg, checked = _UNDECODABLE, InvalidCommand(f'undecodable command ({exc})')
         if checked is None:
             last = self._last_check
             limits = self.core.limits
@@ -121,6 +127,11 @@ class BridgeNode(LoopNode):
                                            int(time.monotonic() - self.core.start))
         return data, state
 
+
+# A valid 12-joint command is under 1 KiB (source_node <= 255 characters, the configured
+# names); 64 KiB leaves room for a long header frame_id. Anything larger (megabyte strings,
+# 10k-entry arrays) is refused before decoding.
+MAX_COMMAND_BYTES = 65536
 
 # Stands in for the message of bytes that are not a JointCommand (only a raw publisher can
 # send those): rejected and reported like any invalid command.

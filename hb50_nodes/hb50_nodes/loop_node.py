@@ -1,5 +1,11 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Base class of the two 500 Hz nodes: runs `tick(now)` from a deadline thread or a timer."""
+"""
+Base class of the two 500 Hz nodes: `tick(now)` at a fixed rate.
+
+loop_mode loop (default): spin_nodes' DeadlineLoop (node_runtime.loop) ticks the node in the
+main thread and serves the executor between deadlines. thread: a deadline thread of its own
+(the previous design); timer: an executor timer.
+"""
 
 import threading
 import time
@@ -34,7 +40,14 @@ class LoopNode(Node):
         # rt_priority and loop_mode were checked against their descriptors (params.py).
         self._slow_every = max(1, round(loop_cfg.rate / loop_cfg.slow_rate))
 
+    @property
+    def runs_in_loop(self):
+        """Tell whether spin_nodes' single-thread loop ticks this node (loop_mode loop)."""
+        return self.loop_cfg is not None and self.loop_cfg.loop_mode == 'loop'
+
     def start(self):
+        if self.runs_in_loop:
+            return      # spin_nodes' DeadlineLoop ticks it
         if self.loop_cfg.loop_mode == 'thread':
             self._thread = PeriodicThread(self.period, self.tick, self.loop_cfg.busy_wait,
                                           name=self.get_name(), alive=self.context.ok,
@@ -45,6 +58,11 @@ class LoopNode(Node):
                     f'rt_priority {self.loop_cfg.rt_priority}: SCHED_FIFO not available '
                     f'({self._thread.rt_error}); the loop runs at normal priority')
         else:
+            self.start_timer()
+
+    def start_timer(self):
+        """Tick from an executor timer (loop_mode timer, or a rate the shared loop lacks)."""
+        if self._timer is None:
             self._timer = steady_timer(self, self.period, lambda: self.tick(time.monotonic()))
 
     def stop(self):

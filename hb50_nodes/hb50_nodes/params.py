@@ -30,9 +30,9 @@ class LoopConfig:
     rate: float = 500.0               # Hz of the high-rate loop and topics
     slow_rate: float = 10.0           # Hz of the *_10hz topics
     heartbeat_rate: float = 2.0       # Hz, >= 1 Hz as the vendor requires
-    loop_mode: str = 'thread'         # 'thread' (deadline thread) or 'timer' (executor timer)
-    busy_wait: float = 0.0001         # s spun before each deadline in 'thread' mode (README)
-    rt_priority: int = 0              # > 0: SCHED_FIFO priority of the 'thread' loop (0 = normal)
+    loop_mode: str = 'loop'           # 'loop' (drives the executor), 'thread' or 'timer'
+    busy_wait: float = 0.0            # s spun before each deadline in 'loop'/'thread' mode
+    rt_priority: int = 0              # > 0: SCHED_FIFO priority of the loop (0 = normal)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -87,10 +87,13 @@ DOCS = {
                      (0.1, 1000.0)),
     'heartbeat_rate': Doc('rate of the level-OK Status on heartbeat (the vendor requires '
                           '>= 1 Hz) [Hz]', (1.0, 100.0)),
-    'loop_mode': Doc('thread: the loop runs on its own deadline thread; timer: on an '
-                     'executor timer', choices=('thread', 'timer')),
-    'busy_wait': Doc('time spun before each deadline in thread mode [s]', (0.0, 0.01)),
-    'rt_priority': Doc('SCHED_FIFO priority of the thread-mode loop; 0: normal scheduling '
+    'loop_mode': Doc('loop: the main thread runs the loop and serves the executor between '
+                     'deadlines (one thread); thread: the loop runs on its own deadline '
+                     'thread; timer: on an executor timer', choices=('loop', 'thread', 'timer')),
+    'busy_wait': Doc('time spun before each deadline in loop and thread mode [s]',
+                     (0.0, 0.01)),
+    'rt_priority': Doc('SCHED_FIFO priority of the loop (loop, thread mode); 0: normal '
+                       'scheduling '
                        '(needs CAP_SYS_NICE or an RTPRIO rlimit, else a warning)', (0, 99)),
     # BridgeConfig
     'command_timeout': Doc('without a valid joint command for this long the drives go to '

@@ -9,6 +9,7 @@ import time
 from builtin_interfaces.msg import Time
 from hb50_commons.msg import Status
 from node_runtime import stop
+from node_runtime.loop import DeadlineLoop
 import rclpy
 from rclpy.clock import Clock, ClockType
 from rclpy.executors import ExternalShutdownException, MultiThreadedExecutor, \
@@ -159,6 +160,35 @@ def _finished(nodes, done):
     return done() or any(getattr(node, 'done', False) is True for node in nodes)
 
 
+def make_loop(nodes):
+    """
+    Return the DeadlineLoop that ticks the loop_mode-loop nodes of `nodes`, or None.
+
+    Nodes at the same rate share one loop; each tick runs them in the order given
+    (hb50_stack: bridge then control). A node at another rate gets an executor timer.
+    """
+    loop_nodes = [n for n in nodes if getattr(n, 'runs_in_loop', False)]
+    if not loop_nodes:
+        return None
+    period = loop_nodes[0].period
+    same = [n for n in loop_nodes if n.period == period]
+    for node in loop_nodes:
+        if node not in same:
+            node.start_timer()
+    ticks = tuple(n.tick for n in same)
+    if len(ticks) == 1:
+        tick = ticks[0]
+    else:
+        def tick(now):
+            for one in ticks:
+                one(now)
+    cfgs = [n.loop_cfg for n in same]
+    loop = DeadlineLoop(period, tick, busy_wait=max(c.busy_wait for c in cfgs),
+                        rt_priority=max(c.rt_priority for c in cfgs))
+    loop.nodes = same
+    return loop
+
+
 def spin_nodes(nodes, done=lambda: False):
     """
     Spin `nodes` until a stop, then stop and destroy them and shut the context down.
@@ -167,18 +197,38 @@ def spin_nodes(nodes, done=lambda: False):
     context shutdown. Then the nodes' loops and timers stop, the executor shuts down, the
     nodes are destroyed and the context shut down, in that order.
 
-    rclpy.init is done by the caller. The EventsExecutor must be spun with a timeout (it
-    hangs otherwise); the timeout also bounds how late a stop request is seen (0.1 s).
+    With loop nodes (loop_mode loop) this thread runs their DeadlineLoop, which spins the
+    executor between the deadlines: one thread serves the ticks, subscriptions and timers.
+    Otherwise it spins the executor alone. rclpy.init is done by the caller. The
+    EventsExecutor must be spun with a timeout (it hangs otherwise); the timeout also bounds
+    how late a stop request is seen (a period, or 0.1 s without a loop).
     """
     executor = make_executor()
+    loop = None
+
+    def keep_going():
+        return not stop.requested() and rclpy.ok() and not _finished(nodes, done)
+
+    def stopping():
+        return stop.requested() or not rclpy.ok()
+
     try:
         for node in nodes:
             executor.add_node(node)
         for node in nodes:
             if hasattr(node, 'start'):
                 node.start()
-        while not stop.requested() and rclpy.ok() and not _finished(nodes, done):
-            executor.spin_once(timeout_sec=0.1)
+        loop = make_loop(nodes)
+        if loop is not None:
+            loop.prepare_thread()
+            if loop.rt_error is not None:
+                loop.nodes[0].get_logger().warning(
+                    f'rt_priority {loop.rt_priority}: SCHED_FIFO not available '
+                    f'({loop.rt_error}); the loop runs at normal priority')
+            loop.run(executor, keep_going, stopping)
+        else:
+            while keep_going():
+                executor.spin_once(timeout_sec=0.1)
     except (KeyboardInterrupt, ExternalShutdownException):
         pass
     finally:
@@ -187,6 +237,11 @@ def spin_nodes(nodes, done=lambda: False):
         for node in nodes:
             if hasattr(node, 'stop'):
                 node.stop()
+        if loop is not None and loop.summary() is not None and rclpy.ok():
+            # Once, at exit: a stall leaves periods without a tick (no sample exists for
+            # them), which a subscriber sees as stamp gaps; this tells them apart from
+            # messages lost on the way.
+            loop.nodes[0].get_logger().warning(loop.summary())
         executor.shutdown(timeout_sec=1.0)
         for node in nodes:
             node.destroy_node()

@@ -2,9 +2,11 @@
 """
 hb50_stack: bridge_node, control_node and heartbeat_monitor composed in one process.
 
-The 500 Hz loops run on their own deadline threads; one executor (HB50_EXECUTOR, default
-events) serves every subscription and slow timer. `--ros-args --params-file
-config/hb50.yaml` works as for the separate executables (each node reads its own section).
+One DeadlineLoop (node_runtime.loop) in the main thread ticks bridge_node then control_node
+every 2 ms and spins the one executor (HB50_EXECUTOR, default events) between the deadlines,
+serving every subscription and slow timer in the same thread (loop_mode:=loop, the
+default). `--ros-args --params-file config/hb50.yaml` works as for the separate executables
+(each node reads its own section).
 """
 
 from .bridge_node import BridgeNode

@@ -159,7 +159,7 @@ def test_monitor_stale_timeout_set_at_run_time_takes_effect(context):
 
 def test_a_bad_start_up_value_is_a_one_line_error(context):
     with pytest.raises(ValueError, match=r"^parameter 'loop_mode': 'fast' is not one of "
-                                         r'thread, timer$'):
+                                         r'loop, thread, timer$'):
         _node(context, BridgeNode, parameter_overrides=[Parameter('loop_mode', value='fast')])
     with pytest.raises(ValueError, match=r'^position_min\[1\]=4 is above position_max\[1\]=3$'):
         _node(context, BridgeNode,
