@@ -14,6 +14,7 @@ setup(
         ('share/' + package_name, ['package.xml', 'README.md']),
         ('share/' + package_name + '/config', glob('config/*.yaml')),
         ('share/' + package_name + '/models', glob('models/*.xml')),
+        ('share/' + package_name + '/urdf', glob('urdf/*.urdf')),
         ('share/' + package_name + '/launch', glob('launch/*.launch.py')),
     ],
     install_requires=['setuptools'],

@@ -32,7 +32,7 @@ if [ "${HB50_COMPOSED:-1}" = 1 ]; then
   "$lib/hb50_stack" --ros-args --params-file "$params" >"$logs/hb50_stack.log" 2>&1 &
   pids+=($!)
 else
-  for exe in bridge_node control_node heartbeat_monitor; do
+  for exe in bridge_node control_node heartbeat_monitor state_publisher_node; do
     "$lib/$exe" --ros-args --params-file "$params" >"$logs/$exe.log" 2>&1 &
     pids+=($!)
   done

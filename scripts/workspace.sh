@@ -70,7 +70,8 @@ ws_build() {
   (cd "$WS_ROOT" && flock 9 && colcon --log-base "$WS_LOG" build --base-paths "$WS_ROOT" \
       --build-base "$WS_BUILD" --install-base "$WS_INSTALL" \
       --metas "$WS_ROOT/colcon.meta" \
-      --event-handlers console_cohesion- console_stderr- console_start_end- summary+ "$@") \
+      --event-handlers console_cohesion- console_stderr- console_start_end- summary+ \
+      $(ws_tf2_msgs_skip) "$@") \
     9>"$WS_BUILD/.colcon-build.lock" >"$WS_BUILD/.ws-build-output" 2>&1 || rc=$?
   if [ "$rc" -ne 0 ]; then
     cat "$WS_BUILD/.ws-build-output" >&2
@@ -139,3 +140,5 @@ ws_build_changed() {
       && mv "$WS_BUILD/.ws-build-started-changed" "$WS_BUILD/.ws-build-stamp"
   fi
 }
+# tf2_msgs (issue 23): build our copy only where the toolchain lacks one, never shadow a distro's.
+ws_tf2_msgs_skip() { local IFS=: p; for p in ${AMENT_PREFIX_PATH:-}; do [[ "$p" != "$WS_INSTALL"* && -e "$p/share/tf2_msgs/package.xml" ]] && { echo --packages-skip tf2_msgs; break; }; done; return 0; }

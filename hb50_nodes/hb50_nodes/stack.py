@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
 """
-hb50_stack: bridge_node, control_node and heartbeat_monitor composed in one process.
+hb50_stack: bridge_node, control_node, heartbeat_monitor and state_publisher_node in one process.
 
 One DeadlineLoop (node_runtime.loop) in the main thread ticks bridge_node then control_node
 every 2 ms and spins the one executor (HB50_EXECUTOR, default events) between the deadlines,
@@ -13,11 +13,12 @@ from .bridge_node import BridgeNode
 from .control_node import ControlNode
 from .heartbeat_monitor import HeartbeatMonitor
 from .ros_common import run
+from .state_publisher_node import StatePublisher
 
 
 def main(args=None):
-    """Run the three nodes in this process until SIGINT/SIGTERM."""
-    return run([BridgeNode, ControlNode, HeartbeatMonitor], args)
+    """Run the four nodes in this process until SIGINT/SIGTERM."""
+    return run([BridgeNode, ControlNode, HeartbeatMonitor, StatePublisher], args)
 
 
 if __name__ == '__main__':

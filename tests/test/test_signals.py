@@ -62,6 +62,7 @@ PARAMS = {
     ('hb50_nodes', 'bridge_node'): 'hb50.yaml',
     ('hb50_nodes', 'control_node'): 'hb50.yaml',
     ('hb50_nodes', 'heartbeat_monitor'): 'hb50.yaml',
+    ('hb50_nodes', 'state_publisher_node'): 'hb50.yaml',
     ('aimrt_bridge', 'aimrt_bridge_node'): 'aimrt_bridge.yaml',
     ('horus_bridge', 'horus_bridge'): 'horus_bridge.yaml',
     ('robstride_sim', 'robstride_sim_node'): 'robstride_sim.yaml',
