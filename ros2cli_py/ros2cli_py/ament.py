@@ -107,7 +107,10 @@ def resolve_interface(identifier, kinds=INTERFACE_KINDS):
         for kind in kinds:
             if parts[1] in interfaces[kind]:
                 return package, kind, parts[1]
-    raise CommandError(f"Could not find the interface '{identifier}'")
+    # as ros2cli (rosidl_runtime_py.get_interface_path): the .idl file it looked for
+    kind = parts[1] if len(parts) == 3 else 'msg'
+    path = os.path.join(package_prefix(package), 'share', package, kind, f'{parts[-1]}.idl')
+    raise CommandError(f"Could not find the interface '{path}'")
 
 
 def interface_file(package, kind, name):

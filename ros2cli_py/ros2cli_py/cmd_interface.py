@@ -32,6 +32,7 @@ def add_interface(parser):
     p = verbs.add_parser('package', help='Output a list of available interface types within '
                                          'one package')
     p.add_argument('package_name', help="Package name (e.g. 'example_interfaces')")
+    kind_filters(p)
     p.set_defaults(func=interface_package)
     p = verbs.add_parser('show', help='Output the interface definition')
     group = p.add_mutually_exclusive_group()
@@ -76,7 +77,8 @@ def interface_packages(args):
 def interface_package(args):
     """Print the interfaces of one package."""
     found = ament.package_interfaces(args.package_name)
-    names = sorted(f'{kind}/{name}' for kind in found for name in found[kind])
+    kinds = _selected_kinds(args)
+    names = sorted(f'{kind}/{name}' for kind in kinds for name in found[kind])
     for name in names:
         print(f'{args.package_name}/{name}')
     return 0

@@ -34,8 +34,10 @@ def node_list(args):
     """Print the full names of the nodes."""
     with CliNode(spin_time=args.spin_time) as cli:
         cli.discover()
+        own = cli.node.get_fully_qualified_name()
         pairs = [(n, ns) for n, ns in cli.node.get_node_names_and_namespaces()
-                 if args.all or not n.startswith('_')]
+                 if (args.all or not n.startswith('_'))
+                 and ns.rstrip('/') + '/' + n != own]
     names = sorted(ns.rstrip('/') + '/' + n for n, ns in pairs)
     if args.count_nodes:
         print(len(names))
@@ -63,11 +65,15 @@ def node_info(args):
     wanted = absolute_node_name(args.node_name)
     with CliNode(spin_time=args.spin_time) as cli:
         try:
-            name, ns = cli.find_node(wanted)
+            name, ns = cli.find_node(wanted, include_hidden=args.include_hidden)
         except CommandError:
             raise CommandError(f"Unable to find node '{args.node_name}'") from None
         cli.discover()
         n = cli.node
+        count = cli.count_node(wanted)
+        if count > 1:
+            print(f'There are {count} nodes in the graph with the exact name "{wanted}". '
+                  'You are seeing information about only one of them.', file=sys.stderr)
         print(wanted)
         _section('Subscribers', n.get_subscriber_names_and_types_by_node(name, ns),
                  args.include_hidden)

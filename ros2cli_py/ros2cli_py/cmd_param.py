@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""ros2 param list | get | set | dump."""
+"""ros2 param list | get | set | dump | load."""
 
 import re
 import sys
@@ -79,6 +79,13 @@ def add_param(parser):
     add_node_arguments(p)
     p.add_argument('node_name', help='Name of the ROS node')
     p.set_defaults(func=param_dump)
+    p = verbs.add_parser('load', help='Load parameter file for a node')
+    add_node_arguments(p)
+    p.add_argument('node_name', help='Name of the ROS node')
+    p.add_argument('parameter_file', help='Parameter file')
+    p.add_argument('--no-use-wildcard', action='store_true',
+                   help="Do not load parameters in the '/**' namespace into the node")
+    p.set_defaults(func=param_load)
 
 
 def _call(cli, node, srv_class, suffix, request):
@@ -217,4 +224,32 @@ def param_dump(args):
     for name, pvalue in zip(names, values):
         _insert(tree, name, plain_value(pvalue))
     print(yaml.dump({node: {'ros__parameters': tree}}, default_flow_style=False))
+    return 0
+
+
+def param_load(args):
+    """Set a node's parameters from a parameters YAML file, one result line each (ros2cli)."""
+    from rclpy.parameter import parameter_dict_from_yaml_file
+    node = absolute_node_name(args.node_name)
+    try:
+        values = parameter_dict_from_yaml_file(
+            args.parameter_file, use_wildcard=not args.no_use_wildcard, target_nodes=[node])
+    except FileNotFoundError:
+        raise CommandError(f"Parameter file '{args.parameter_file}' not found") from None
+    except (RuntimeError, yaml.YAMLError) as e:
+        raise CommandError(str(e).strip().splitlines()[0]) from None
+    with CliNode(spin_time=args.spin_time) as cli:
+        cli.find_node(node)
+        request = SetParameters.Request()
+        request.parameters = list(values.values())
+        response = _call(cli, node, SetParameters, 'set_parameters', request)
+    for parameter, result in zip(request.parameters, response.results):
+        line = f'Set parameter {parameter.name} '
+        if result.successful:
+            line += 'successful'
+        else:
+            line += 'failed'
+        if result.reason:
+            line += f': {result.reason}'
+        print(line)
     return 0

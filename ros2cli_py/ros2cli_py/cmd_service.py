@@ -33,6 +33,15 @@ def add_service(parser):
     p.add_argument('service_name', help='Name of the ROS service to get type (e.g. '
                                         "'/talker/list_parameters')")
     p.set_defaults(func=service_type)
+    p = verbs.add_parser('find', help='Output a list of available services of a given type')
+    add_node_arguments(p)
+    p.add_argument('service_type', help='Name of the ROS service type to filter for (e.g. '
+                                        "'rcl_interfaces/srv/ListParameters')")
+    p.add_argument('-c', '--count-services', action='store_true',
+                   help='Only display the number of services discovered')
+    p.add_argument('--include-hidden-services', action='store_true',
+                   help='Consider hidden services as well')
+    p.set_defaults(func=service_find)
     p = verbs.add_parser('call', help='Call a service')
     add_node_arguments(p)
     p.add_argument('service_name', help='Name of the ROS service to call to (e.g. '
@@ -64,6 +73,20 @@ def service_list(args):
     return 0
 
 
+def service_find(args):
+    """Print the services of one type (an unknown type prints nothing, exit 0)."""
+    with CliNode(spin_time=args.spin_time) as cli:
+        cli.discover()
+        names = [n for n, types in cli.services(include_hidden=args.include_hidden_services)
+                 if args.service_type in types]
+    if args.count_services:
+        print(len(names))
+    else:
+        for name in names:
+            print(name)
+    return 0
+
+
 def _service_types(cli, name):
     for n, types in cli.node.get_service_names_and_types():
         if n == name:
@@ -72,12 +95,12 @@ def _service_types(cli, name):
 
 
 def service_type(args):
-    """Print the type(s) of a service."""
+    """Print the type(s) of a service; nothing and exit 1 if unknown (as ros2cli)."""
     name = expand_topic(args.service_name, 'service')
     with CliNode(spin_time=args.spin_time) as cli:
         types = cli.wait_until(lambda: _service_types(cli, name), MAX_DISCOVERY_S)
     if not types:
-        raise CommandError(f"Unknown service '{args.service_name}'")
+        return 1
     for t in types:
         print(t)
     return 0

@@ -52,6 +52,12 @@ def add_node_arguments(parser):
                              'here: accepted for compatibility)')
 
 
+def add_sim_time_argument(parser):
+    """ros2cli's -s/--use-sim-time: the command's node takes its time from /clock."""
+    parser.add_argument('-s', '--use-sim-time', action='store_true',
+                        help='Enable ROS simulation time')
+
+
 def add_topic(parser):
     """Register the topic verbs."""
     verbs = parser.add_subparsers(dest='verb', metavar='Commands')
@@ -75,6 +81,16 @@ def add_topic(parser):
     p.add_argument('--include-hidden-topics', action='store_true',
                    help='Consider hidden topics as well')
     p.set_defaults(func=topic_type)
+
+    p = verbs.add_parser('find', help='Output a list of available topics of a given type')
+    add_node_arguments(p)
+    p.add_argument('topic_type', help='Name of the ROS topic type to filter for (e.g. '
+                                      "'std_msgs/msg/String')")
+    p.add_argument('-c', '--count-topics', action='store_true',
+                   help='Only display the number of topics discovered')
+    p.add_argument('--include-hidden-topics', action='store_true',
+                   help='Consider hidden topics as well')
+    p.set_defaults(func=topic_find)
 
     p = verbs.add_parser('info', help='Print information about a topic')
     add_node_arguments(p)
@@ -127,7 +143,8 @@ def add_topic(parser):
 
     p = verbs.add_parser('hz', help='Print the average receiving rate to screen')
     add_node_arguments(p)
-    p.add_argument('topic_name', help="Name of the ROS topic to listen to (e.g. '/chatter')")
+    p.add_argument('topic_list', nargs='+', metavar='topic_name',
+                   help="Names of the ROS topics to listen to (e.g. '/chatter')")
     p.add_argument('--window', '-w', dest='window_size', type=positive_int, default=10000,
                    metavar='WINDOW',
                    help='window size, in # of messages, for calculating rate (default: 10000)')
@@ -136,6 +153,7 @@ def add_topic(parser):
     p.add_argument('--wall-time', dest='use_wtime', action='store_true',
                    help='calculates rate using wall time which can be helpful when clock is '
                         'not published during simulation')
+    add_sim_time_argument(p)
     p.set_defaults(func=topic_hz)
 
     p = verbs.add_parser('bw', help='Display bandwidth used by topic')
@@ -144,6 +162,7 @@ def add_topic(parser):
     p.add_argument('--window', '-w', type=positive_int, default=100, metavar='WINDOW',
                    help='maximum window size, in # of messages, for calculating rate '
                         '(default: 100)')
+    add_sim_time_argument(p)
     p.set_defaults(func=topic_bw)
 
     p = verbs.add_parser('delay', help='Display delay of topic from timestamp in header')
@@ -178,6 +197,7 @@ def add_topic(parser):
                    help='Maximum time to wait for the matching subscriptions (default: '
                         'forever)')
     p.add_argument('-n', '--node-name', help='Name of the created publishing node')
+    add_sim_time_argument(p)
     add_qos_arguments(p, 'publish', 'default')
     p.set_defaults(func=topic_pub)
 
@@ -214,12 +234,15 @@ def _known_types(cli, topic, include_hidden=True):
 
 
 def topic_type(args):
-    """Print the type(s) of a topic."""
+    """Print the type(s) of a topic; nothing and exit 1 if unknown or hidden (as ros2cli)."""
+    from rclpy.topic_or_service_is_hidden import topic_or_service_is_hidden
     topic = expand_topic(args.topic_name)
+    if topic_or_service_is_hidden(topic) and not args.include_hidden_topics:
+        return 1
     with CliNode(spin_time=args.spin_time) as cli:
         types = _known_types(cli, topic)
     if not types:
-        raise CommandError(f"Unknown topic '{args.topic_name}'")
+        return 1
     for t in types:
         print(t)
     return 0
@@ -245,6 +268,20 @@ def topic_info(args):
                 print(info, end=end)
         else:
             print('Subscription count: %d' % cli.node.count_subscribers(topic))
+    return 0
+
+
+def topic_find(args):
+    """Print the topics of one type (ros2cli: an unknown type prints nothing, exit 0)."""
+    with CliNode(spin_time=args.spin_time) as cli:
+        cli.discover()
+        topics = [name for name, types in cli.topics(args.include_hidden_topics)
+                  if args.topic_type in types]
+    if args.count_topics:
+        print(len(topics))
+    else:
+        for name in topics:
+            print(name)
     return 0
 
 
@@ -420,73 +457,100 @@ class RateWindow:
 HZ_QUEUE_DEPTH = 100
 
 
-def _hz_report(window):
-    mean, lo, hi, std, n = window.stats()
+def _hz_report(stats):
+    mean, lo, hi, std, n = stats
     rate = 1e9 / mean if mean > 0 else 0.0
     return ('average rate: %.3f\n\tmin: %.3fs max: %.3fs std dev: %.5fs window: %s'
             % (rate, lo * 1e-9, hi * 1e-9, std * 1e-9, n))
 
 
+def _hz_table(rows):
+    """ros2cli's table for several topics (columns left-aligned, headers centred)."""
+    header = ('topic', 'rate', 'min_delta', 'max_delta', 'std_dev', 'window')
+    widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(header)]
+    lines = ['   '.join(h.center(w) for h, w in zip(header, widths)),
+             '=' * (sum(widths) + 3 * (len(header) - 1))]
+    lines += ['   '.join(c.ljust(w) for c, w in zip(r, widths)) for r in rows]
+    return '\n'.join(lines) + '\n'
+
+
 def topic_hz(args):
-    """Print the receive rate of a topic every second (raw messages, not deserialized)."""
+    """Print the receive rate of one or more topics every second."""
     from rclpy.clock import Clock
     from rclpy.clock import ClockType
     from rclpy.qos import qos_profile_sensor_data
     from rclpy.qos import QoSProfile
-    topic = expand_topic(args.topic_name)
+    topics = [expand_topic(t) for t in args.topic_list]
     accept = _filter(args.filter_expr)
-    with CliNode(spin_time=args.spin_time, executor='events') as cli:
-        msg_class = _resolve_type(cli, topic, blocking=True)
+    with CliNode(spin_time=args.spin_time, executor='events',
+                 use_sim_time=args.use_sim_time) as cli:
         clock = Clock(clock_type=ClockType.SYSTEM_TIME) if args.use_wtime \
             else cli.node.get_clock()
-        window = RateWindow(args.window_size)
-        last = [None]
+        windows = {t: RateWindow(args.window_size) for t in topics}
+        last = dict.fromkeys(topics)
         lock = threading.Lock()
-
-        def on_message(data):
-            if accept is not None:
-                from rclpy.serialization import deserialize_message
-                if not accept(deserialize_message(data, msg_class)):
-                    return
-            now = clock.now().nanoseconds
-            with lock:
-                if now == 0:
-                    return
-                if last[0] is None or last[0] > now:
-                    window.samples.clear()
-                else:
-                    window.add(now - last[0])
-                last[0] = now
-
         # ros2cli's profile (sensor data: best effort, volatile) with a deeper queue: depth 5
         # is 10 ms of a 500 Hz topic, and a Python process stalled longer than that (GC, a
         # loaded host) would lose samples and report a rate below the publisher's.
         qos = QoSProfile(depth=HZ_QUEUE_DEPTH, reliability=qos_profile_sensor_data.reliability,
                          durability=qos_profile_sensor_data.durability,
                          history=qos_profile_sensor_data.history)
-        cli.node.create_subscription(msg_class, topic, on_message, qos, raw=accept is None)
+
+        def on_message(topic, msg):
+            # raw (bytes, never deserialized) unless a filter needs the message
+            if accept is not None and not accept(msg):
+                return
+            now = clock.now().nanoseconds
+            with lock:
+                window = windows[topic]
+                if now == 0:
+                    if window.samples:
+                        print('time has reset, resetting counters')
+                        window.samples.clear()
+                    return
+                if last[topic] is None or last[topic] > now:
+                    window.samples.clear()
+                else:
+                    window.add(now - last[topic])
+                last[topic] = now
+
+        for topic in topics:
+            msg_class = _resolve_type(cli, topic, blocking=True)
+            cli.node.create_subscription(
+                msg_class, topic, lambda m, t=topic: on_message(t, m), qos,
+                raw=accept is None)
         while True:
             cli.spin_once(0.1)
+            rows = []
             with lock:
-                if not window.report_due(last[0]):
-                    continue
-                report = _hz_report(window)
-            print(report)
+                for topic in topics:
+                    if windows[topic].report_due(last[topic]):
+                        rows.append((topic, windows[topic].stats()))
+            if len(topics) == 1:
+                for _, stats in rows:
+                    print(_hz_report(stats))
+            elif rows:
+                print(_hz_table([
+                    (t, '%.3f' % (1e9 / mean if mean > 0 else 0.0), '%.3f' % (lo * 1e-9),
+                     '%.3f' % (hi * 1e-9), '%.5f' % (std * 1e-9), str(n))
+                    for t, (mean, lo, hi, std, n) in rows]))
 
 
-def _bw_units(value_per_s):
-    if value_per_s < 1000:
-        return 'B', 1.0
-    if value_per_s < 1000000:
-        return 'KB', 1000.0
-    return 'MB', 1000000.0
+def _bw_text(value, unit_of):
+    """ros2cli's sizes: whole bytes below 1000 B(/s), else KB or MB with two decimals."""
+    if unit_of < 1000:
+        return '%.0f B' % value
+    if unit_of < 1000000:
+        return '%.2f KB' % (value / 1000.0)
+    return '%.2f MB' % (value / 1000000.0)
 
 
 def topic_bw(args):
     """Print the received bandwidth every second (raw messages)."""
     from rclpy.qos import qos_profile_sensor_data
     topic = expand_topic(args.topic_name)
-    with CliNode(spin_time=args.spin_time, executor='events') as cli:
+    with CliNode(spin_time=args.spin_time, executor='events',
+                 use_sim_time=args.use_sim_time) as cli:
         msg_class = _resolve_type(cli, topic, blocking=True)
         times, sizes = [], []
         lock = threading.Lock()
@@ -515,10 +579,9 @@ def topic_bw(args):
                 total = sum(sizes)
                 per_s = total / (time.monotonic() - times[0])
                 mean, lo, hi = total / n, min(sizes), max(sizes)
-            unit, div = _bw_units(per_s)
-            print(f'{per_s / div:.2f} {unit}/s from {n} messages\n'
-                  f'\tMessage size mean: {mean / div:.2f} {unit} min: {lo / div:.2f} {unit} '
-                  f'max: {hi / div:.2f} {unit}')
+            print(f'{_bw_text(per_s, per_s)}/s from {n} messages\n'
+                  f'\tMessage size mean: {_bw_text(mean, per_s)} min: {_bw_text(lo, per_s)} '
+                  f'max: {_bw_text(hi, per_s)}')
 
 
 def topic_delay(args):
@@ -569,6 +632,21 @@ def parse_yaml_mapping(text):
     return values
 
 
+def _wait_subscriptions(cli, pub, wanted, max_wait):
+    """ros2cli's wait: a line each second, checks every 0.1 s, its timeout message."""
+    started = time.monotonic()
+    checks = 0
+    while pub.get_subscription_count() < wanted:
+        if checks % 10 == 0:
+            print(f'Waiting for at least {wanted} matching subscription(s)...', flush=True)
+        if max_wait is not None and time.monotonic() - started >= max_wait:
+            raise CommandError(
+                f'Timed out waiting for subscribers: Expected {wanted} subcribers but only '
+                f'got {pub.get_subscription_count()} subscribers')
+        checks += 1
+        cli.spin_for(0.1)
+
+
 def topic_pub(args):
     """Publish a message built from YAML at --rate, --once or --times."""
     topic = expand_topic(args.topic_name)
@@ -585,18 +663,14 @@ def topic_pub(args):
     wait = args.wait_matching_subscriptions
     if wait is None:
         wait = 1 if times else 0
+    if wait == 0 and args.max_wait_time_secs is not None:
+        raise CommandError('--max-wait-time-secs option is only effective with '
+                           '--wait-matching-subscriptions, --once or --times')
     pkg, _, name = args.message_type.partition('/')
     node_name = args.node_name or f'_ros2cli_py_pub_{pkg}_{name.split("/")[-1]}'.lower()
-    with CliNode(node_name, spin_time=args.spin_time) as cli:
+    with CliNode(node_name, spin_time=args.spin_time, use_sim_time=args.use_sim_time) as cli:
         pub = cli.node.create_publisher(msg_class, topic, qos)
-        if wait:
-            print(f'Waiting for at least {wait} matching subscription(s)...', flush=True)
-            found = cli.wait_until(lambda: pub.get_subscription_count() >= wait,
-                                   args.max_wait_time_secs or float('inf'))
-            if not found:
-                raise CommandError(
-                    f'Timed out waiting for subscribers: expected {wait}, found '
-                    f'{pub.get_subscription_count()}')
+        _wait_subscriptions(cli, pub, wait, args.max_wait_time_secs)
         print('publisher: beginning loop')
         period = 1.0 / args.rate
         count = 0
@@ -605,7 +679,7 @@ def topic_pub(args):
             stamper()
             pub.publish(msg)
             count += 1
-            if args.print and (count - 1) % args.print == 0:
+            if args.print and count % args.print == 0:
                 print('publishing #%d: %r\n' % (count, msg))
             if times and count >= times:
                 cli.spin_for(max(0.0, args.keep_alive))

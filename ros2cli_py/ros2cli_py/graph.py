@@ -23,13 +23,18 @@ MAX_DISCOVERY_S = 5.0
 class CliNode:
     """A hidden node (name starting with '_') on its own context, spun on demand."""
 
-    def __init__(self, name=None, spin_time=None, executor=None):
+    def __init__(self, name=None, spin_time=None, executor=None, use_sim_time=False):
         self.context = rclpy.Context()
         rclpy.init(args=[], context=self.context,
                    signal_handler_options=SignalHandlerOptions.NO)
+        from rclpy.parameter import Parameter
+        # no type-description service: the tool's own node offers no services to list
+        overrides = [Parameter('start_type_description_service', Parameter.Type.BOOL, False)]
+        if use_sim_time:
+            overrides.append(Parameter('use_sim_time', Parameter.Type.BOOL, True))
         self.node = rclpy.create_node(
             name or f'_ros2cli_py_{os.getpid()}', context=self.context,
-            start_parameter_services=False)
+            start_parameter_services=False, parameter_overrides=overrides)
         kind = os.environ.get('ROS2CLI_PY_EXECUTOR', executor or 'single')
         if kind == 'events':
             from rclpy.experimental import EventsExecutor
@@ -122,22 +127,28 @@ class CliNode:
         return []
 
     def services(self, include_hidden=False):
-        """[(name, [types])] sorted by name."""
+        """[(name, [types])] sorted by name; never the services of this tool's own node."""
+        own = self.node.get_fully_qualified_name() + '/'
         return sorted((n, t) for n, t in self.node.get_service_names_and_types()
-                      if include_hidden or not topic_or_service_is_hidden(n))
+                      if (include_hidden or not topic_or_service_is_hidden(n))
+                      and not n.startswith(own))
 
     def node_names(self, include_hidden=False):
         """Sorted full names of the nodes in the graph."""
+        own = self.node.get_fully_qualified_name()
         names = set()
         for name, ns in self.node.get_node_names_and_namespaces():
             if not include_hidden and name.startswith('_'):
                 continue
-            names.add(full_node_name(ns, name))
+            if full_node_name(ns, name) != own:
+                names.add(full_node_name(ns, name))
         return sorted(names)
 
-    def find_node(self, wanted, timeout=None):
+    def find_node(self, wanted, timeout=None, include_hidden=True):
         """(name, namespace) of a node by full name, waiting for discovery; CommandError."""
         full = absolute_node_name(wanted)
+        if not include_hidden and full.rsplit('/', 1)[-1].startswith('_'):
+            raise CommandError('Node not found')
 
         def lookup():
             for name, ns in self.node.get_node_names_and_namespaces():
@@ -148,6 +159,11 @@ class CliNode:
         if not found:
             raise CommandError('Node not found')
         return found
+
+    def count_node(self, full):
+        """How many nodes in the graph have the full name ``full``."""
+        return sum(1 for name, ns in self.node.get_node_names_and_namespaces()
+                   if full_node_name(ns, name) == full)
 
 
 def full_node_name(namespace, name):

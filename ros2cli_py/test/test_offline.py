@@ -9,6 +9,7 @@ messages and the hand-over to a real ros2cli.
 import os
 
 from ament_index_python.packages import get_package_prefix
+from ament_index_python.packages import get_package_share_directory
 from ament_index_python.packages import get_packages_with_prefixes
 
 
@@ -100,8 +101,10 @@ def test_interface_list_packages_package(ros2):
 
 
 def test_interface_show_bad_input(ros2):
+    # as ros2cli: the .idl path it looked for
+    share = os.path.join(get_package_share_directory('hb50_commons'), 'msg', 'NoSuch.idl')
     assert one_line_error(ros2('interface', 'show', 'hb50_commons/msg/NoSuch')) \
-        == "Could not find the interface 'hb50_commons/msg/NoSuch'"
+        == f"Could not find the interface '{share}'"
     assert one_line_error(ros2('interface', 'show', 'no_such_pkg/msg/X')) \
         == "Unknown package 'no_such_pkg'"
     assert 'Invalid name' in one_line_error(ros2('interface', 'show', 'BridgeData'))
@@ -117,7 +120,7 @@ def test_unknown_verbs_launch_and_bag(ros2, tmp_path):
         err = one_line_error(ros2(*argv), code=2)
         assert err.startswith(f'ros2 {word}: ')
     assert 'ros2 run' in one_line_error(ros2('launch', 'x'), code=2)
-    r = ros2('topic', 'find', 'x')      # a verb of a known command: argparse, exit 2
+    r = ros2('topic', 'nope', 'x')      # a verb of a known command: argparse, exit 2
     assert r.code == 2 and 'invalid choice' in r.err and 'Traceback' not in r.err
 
     # `ros2 bag`: hands the arguments to ros2bag_mcap.cli.main and exits with its code ...

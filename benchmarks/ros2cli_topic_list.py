@@ -1,0 +1,75 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+"""
+Benchmark of ros2cli_py: `ros2 topic list` wall time beside the issue-26 target and a floor.
+
+Starts one publisher node (the fixture graph of ros2cli_py's tests is not needed: one talker
+is enough for a non-empty answer), then times N runs of `ros2 topic list` (no daemon: each
+run waits for DDS discovery itself) and N runs of `python -c "import rclpy"` (the floor: the
+interpreter and rclpy import every run pays). Prints the median and max of each, the
+issue-26 target (<= 0.6 s with a daemon running) and the load average.
+
+Usage: ros2cli_topic_list.py [runs, default 10] [--domain N]
+Needs the workspace sourced (ros2cli_py, workspace_testing installed).
+"""
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+from ament_index_python.packages import get_package_prefix
+import workspace_testing as wt
+
+TARGET_S = 0.6
+TALKER = ('import rclpy, time\n'
+          'from std_msgs.msg import String\n'
+          'rclpy.init()\n'
+          'n = rclpy.create_node("bench_talker")\n'
+          'n.create_publisher(String, "/bench_chatter", 10)\n'
+          'rclpy.spin(n)\n')
+
+
+def timed(argv, env, runs):
+    """Wall times (s) of ``runs`` runs of argv, each checked to exit 0."""
+    times = []
+    for _ in range(runs):
+        start = time.monotonic()
+        proc = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=60)
+        times.append(time.monotonic() - start)
+        if proc.returncode != 0:
+            sys.exit(f'{argv} failed: {proc.stderr.strip()}')
+    return times
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.strip().splitlines()[0])
+    parser.add_argument('runs', nargs='?', type=int, default=10)
+    parser.add_argument('--domain', type=int, default=None)
+    args = parser.parse_args()
+    domain = wt.allocate_domain() if args.domain is None else args.domain
+    env = dict(os.environ, ROS_DOMAIN_ID=str(domain), ROS_AUTOMATIC_DISCOVERY_RANGE='LOCALHOST',
+               ROS2CLI_PY_NO_DELEGATE='1')
+    ros2 = os.path.join(get_package_prefix('ros2cli_py'), 'bin', 'ros2')
+    talker = wt.start([sys.executable, '-c', TALKER], env=env)
+    try:
+        time.sleep(1.0)
+        listed = subprocess.run([ros2, 'topic', 'list'], env=env, capture_output=True,
+                                text=True, timeout=60).stdout
+        if '/bench_chatter' not in listed.split():
+            sys.exit(f'ros2 topic list did not show the talker: {listed!r}')
+        lists = timed([ros2, 'topic', 'list'], env, args.runs)
+        floors = timed([sys.executable, '-c', 'import rclpy'], env, args.runs)
+    finally:
+        wt.stop(talker, 10)
+    print(f'load average: {" ".join(f"{x:.2f}" for x in os.getloadavg())}')
+    print(f'ros2 topic list (no daemon): median {statistics.median(lists):.3f} s, '
+          f'max {max(lists):.3f} s over {args.runs} runs; target <= {TARGET_S} s '
+          '(with a daemon)')
+    print(f'floor python -c "import rclpy": median {statistics.median(floors):.3f} s, '
+          f'max {max(floors):.3f} s')
+
+
+if __name__ == '__main__':
+    main()
