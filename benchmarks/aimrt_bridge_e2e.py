@@ -1,7 +1,9 @@
 # SPDX-License-Identifier: Apache-2.0
-"""End to end through aimrt_bridge_node: HTTP POST (protobuf, 20-joint JointState, one
-kept-alive connection, as AimRT's http backend sends) -> bridge -> ROS 2
-sensor_msgs/JointState received by a subscriber in this process.
+"""
+End to end through aimrt_bridge_node: HTTP POST -> bridge -> ROS 2 subscriber.
+
+The POSTs are protobuf, a 20-joint JointState, on one kept-alive connection, as AimRT's http
+backend sends; a sensor_msgs/JointState subscriber in this process receives them.
 
 The sender is a separate process (as the AimRT peer is). Printed beside the figures:
 - floor: the same sender against the bridge's own HTTP server (http_channel.ChannelServer,
@@ -43,8 +45,12 @@ def body(seq, stamp_ns=None):
 
 
 def sender(port, mode, amount):
-    """Child process: 'burst' POSTs `amount` messages back to back; 'paced' POSTs at 1 kHz
-    for `amount` seconds, each stamped with CLOCK_MONOTONIC. Prints count and seconds."""
+    """
+    Child process: POST messages and print the count and seconds.
+
+    'burst' POSTs `amount` messages back to back; 'paced' POSTs at 1 kHz for `amount`
+    seconds, each stamped with CLOCK_MONOTONIC.
+    """
     conn = http.client.HTTPConnection('127.0.0.1', port, timeout=5)
     sent = 0
     if mode == 'burst':

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
-"""Benchmark of the simulated HB50 stack (a script, not a test).
+"""
+Benchmark of the simulated HB50 stack (a script, not a test).
 
 Starts the stack (three processes, or the composed `hb50_stack`), lets it stand up, then for
 --duration seconds records every message of the 500 Hz / 10 Hz topics and prints per topic:

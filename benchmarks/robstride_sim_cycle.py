@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
-"""Benchmark of robstride_sim: prints its figures beside the issue-12 targets and a floor.
+"""
+Benchmark of robstride_sim: prints its figures beside the issue-12 targets and a floor.
 
 1. Cost of one read/write cycle of the plain-Python core (bus step + read + write) for
    2 and 12 simulated motors, no ROS.
