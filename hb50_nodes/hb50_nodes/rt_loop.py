@@ -8,32 +8,15 @@ only serves subscriptions and slow timers.
 """
 
 import ctypes
-import os
 import sys
 import threading
 import time
 import traceback
 
+# One home for the thread set-up both loop designs use (the deadline loop lives there too).
+from node_runtime.loop import reduce_timer_slack, set_realtime
 
 _PR_SET_NAME = 15
-_PR_SET_TIMERSLACK = 29
-
-
-def reduce_timer_slack(slack_ns=1000):
-    """
-    Set the calling thread's timer slack to `slack_ns`.
-
-    Linux lets a sleeping thread wake up to its timer slack late (50 us by default) so it can
-    batch wakeups. Measured here: sleep overshoot p50 78 -> 43 us, p99 175 -> 117 us with 1 us
-    of slack, so the busy-wait before each deadline (pure CPU cost) can be shorter. Only the
-    calling thread is affected; a no-op where prctl does not exist.
-    """
-    if not sys.platform.startswith('linux'):
-        return False
-    try:
-        return ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_TIMERSLACK, slack_ns, 0, 0, 0) == 0
-    except (OSError, AttributeError):
-        return False
 
 
 def set_thread_name(name):
@@ -49,22 +32,6 @@ def set_thread_name(name):
             _PR_SET_NAME, ctypes.c_char_p(name.encode()[:15]), 0, 0, 0) == 0
     except (OSError, AttributeError):
         return False
-
-
-def set_realtime(priority):
-    """
-    Put the calling thread only in SCHED_FIFO at `priority`.
-
-    Linux applies sched_setscheduler(0) to the thread. Returns None on success, else the
-    reason (no privilege, not supported).
-    """
-    if not hasattr(os, 'sched_setscheduler'):
-        return 'SCHED_FIFO is not supported on this platform'
-    try:
-        os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(priority))
-    except (OSError, ValueError) as exc:
-        return str(exc)
-    return None
 
 
 class PeriodicThread:
