@@ -72,8 +72,8 @@ PARAMETERS = (
     Parameter('http_body_timeout_sec', 10.0, 'time from the end of a header block to the end '
               'of its body (the connection is closed after) [s]',
               value_range=(0.001, 3600.0)),
-    Parameter('http_max_body_bytes', 16 * 1024 * 1024, 'largest request body (413 above) '
-              '[bytes]', value_range=(1, None)),
+    Parameter('http_max_body_bytes', 16 * 1024 * 1024, 'request bodies of this size or '
+              'more get 413 [bytes]', value_range=(1, None)),
     Parameter('http_max_header_bytes', 64 * 1024, 'largest request header block (431 above) '
               '[bytes]', value_range=(1, None)),
     # parallel lists: AimRT topic i carries state_types[i] and is republished on ROS topic i

@@ -329,8 +329,8 @@ class _Connection(asyncio.Protocol):
             raise _Rejected(501, 'Transfer-Encoding is not implemented; send Content-Length')
         if length is None:
             raise _Rejected(411, 'Content-Length required')
-        if length > self.server.max_body:
-            raise _Rejected(413, 'body over %d bytes' % self.server.max_body)
+        if length >= self.server.max_body:     # as waitress did: the limit is exclusive
+            raise _Rejected(413, 'body of %d bytes or more' % self.server.max_body)
         return path.decode('latin-1'), ctype, length, close, expect
 
     # ------------------------------------------------------------ closing
@@ -380,7 +380,8 @@ class ChannelServer:
     complete, well-formed POST, inline in the server's event-loop thread (keep it short;
     it must not block). Answers: what `handle` returns; 405 for another method; 404 for
     a path that is not /channel/{TOPIC}/{MSG_TYPE}; 411 without Content-Length; 413 for a
-    body over `max_body_bytes`; 431 for a header block over `max_header_bytes`; 408 for a
+    body of `max_body_bytes` or more; 431 for a header block over `max_header_bytes`;
+    408 for a
     header not complete `header_timeout_sec` after its first byte; 400 for a malformed
     request; 501 for a Transfer-Encoding. A body not complete `body_timeout_sec` after its
     header, and a connection idle for `idle_timeout_sec`, are closed. At
