@@ -62,17 +62,19 @@ PARAMETERS = (
               "on; put it in the AimRT publisher's server_url_list"),
     Parameter('http_port', 50080, 'TCP port of the HTTP server; 0 = any free port',
               value_range=(0, 65535)),
-    Parameter('http_threads', 4, 'HTTP worker threads running complete requests',
-              value_range=(1, 256)),
-    Parameter('http_connection_limit', 64, 'open HTTP connections at most (more wait in the '
-              'listen backlog)', value_range=(1, None)),
+    Parameter('http_connection_limit', 1024, 'open HTTP connections at most; a new one '
+              'closes the oldest idle connection (else the oldest)', value_range=(1, 100000)),
     Parameter('http_idle_timeout_sec', 10, 'an idle kept-alive connection is closed after '
               'this long [s, whole seconds]', value_range=(1, None)),
-    Parameter('http_request_timeout_sec', 10.0, 'time to receive one whole request, headers '
-              'and body, before the connection is closed [s]', value_range=(0.001, None)),
-    Parameter('http_max_body_bytes', 16 * 1024 * 1024, 'largest request body (413 above) '
-              '[bytes]', value_range=(1, None)),
-    Parameter('http_max_header_bytes', 64 * 1024, 'largest request header block (400 above) '
+    Parameter('http_header_timeout_sec', 5.0, 'time from the first byte of a request to the '
+              'end of its header block, whatever the pace (408 and close after) [s]',
+              value_range=(0.001, 3600.0)),
+    Parameter('http_body_timeout_sec', 10.0, 'time from the end of a header block to the end '
+              'of its body (the connection is closed after) [s]',
+              value_range=(0.001, 3600.0)),
+    Parameter('http_max_body_bytes', 16 * 1024 * 1024, 'request bodies of this size or '
+              'more get 413 [bytes]', value_range=(1, None)),
+    Parameter('http_max_header_bytes', 64 * 1024, 'largest request header block (431 above) '
               '[bytes]', value_range=(1, None)),
     # parallel lists: AimRT topic i carries state_types[i] and is republished on ROS topic i
     Parameter('state_aimrt_topics', ['joint_state', 'imu_state', 'touch_state'],
@@ -166,10 +168,11 @@ class AimrtBridge(Node):
 
         self._server = ChannelServer(
             p['http_host'], p['http_port'], self._on_http_message,
-            max_body_bytes=int(p['http_max_body_bytes']), threads=int(p['http_threads']),
+            max_body_bytes=int(p['http_max_body_bytes']),
             connection_limit=int(p['http_connection_limit']),
             idle_timeout_sec=float(p['http_idle_timeout_sec']),
-            request_timeout_sec=float(p['http_request_timeout_sec']),
+            header_timeout_sec=float(p['http_header_timeout_sec']),
+            body_timeout_sec=float(p['http_body_timeout_sec']),
             max_header_bytes=int(p['http_max_header_bytes']), on_log=self._on_server_log)
         self._server.start()
         self.get_logger().info(
@@ -300,7 +303,8 @@ class AimrtBridge(Node):
     def _on_server_log(self, level, text):
         """Log the HTTP server's own lines (connection limit reached, ...), rate-limited."""
         if level >= logging.INFO:
-            self._warn(('http_server', text[:60]), f'HTTP server: {bounded(text)}',
+            self._warn(('http_server', text.split(' from ')[0][:60]),
+                       f'HTTP server: {bounded(text)}',
                        max(level, logging.INFO))
 
     def _on_target_event(self, target, reason, text):

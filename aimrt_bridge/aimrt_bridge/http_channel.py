@@ -10,26 +10,34 @@ exactly urllib's quote_plus with safe=''), e.g. pb:aimrt.protocols.sensor.JointS
 content-type says application/protobuf or application/json.  The subscriber
 answers 200 (AimRT's publisher only logs non-200 answers).
 
-The server side is waitress (a maintained pure-Python WSGI server): one event loop
-thread owns every connection and a fixed pool of worker threads runs complete
-requests, so idle or slow clients cost no thread. Limits: a bounded number of open
-connections, an idle timeout, a whole-request timeout (headers and body must arrive
-within it; a body shorter than its Content-Length is dropped when it expires), bounded
-header and body sizes; malformed requests get 4xx from waitress (400) or from us (405,
-411, 404); client resets are closed quietly.
+The server side is one uvloop (libuv) event loop in its own thread that owns every
+connection and frames requests itself (strict HTTP/1.1 request line and header syntax,
+Content-Length bodies, keep-alive, pipelining); the handler runs inline in that loop, so
+a request costs no thread hand-off and idle or slow clients cost no thread. Limits: a
+whole-request header deadline (from the request's first byte: trickling does not extend
+it; 408 then), a body deadline (from the end of the headers; the connection is closed),
+a keep-alive idle timeout, a maximum header block (431) and body (413), and a cap on open
+connections at which the oldest idle connection (else the oldest one) is closed so a new
+client is served. Malformed requests get 400, 405, 411, 501; client resets are closed
+quietly.
 """
+import asyncio
+import collections
 from http import HTTPStatus
 import http.client
 import logging
+import re
+import resource
 import socket
 import struct
 import threading
 import time
 from urllib.parse import quote_plus, unquote_plus
 
-from waitress.channel import HTTPChannel
-from waitress.parser import HTTPRequestParser, ParsingError
-from waitress.server import TcpWSGIServer
+try:
+    import uvloop
+except ImportError:     # pragma: no cover - pinned in requirements; asyncio works too
+    uvloop = None
 
 CHANNEL_PREFIX = '/channel/'
 
@@ -133,77 +141,235 @@ class ChannelPublisher:
 #: Longest reason text sent back in an error answer.
 MAX_REASON_CHARS = 200
 
-_WAITRESS_LOG = logging.getLogger('waitress')
+# RFC 9110 syntax: methods are upper-case tokens here (as every standard method is),
+# one space between the three parts, only HTTP/1.0 and HTTP/1.1.
+_REQUEST_LINE = re.compile(rb'([A-Z]+) ([\x21-\x7e]+) HTTP/1\.([01])')
+_TOKEN = re.compile(rb"[!#$%&'*+\-.^_`|~0-9A-Za-z]+")
+_BAD_VALUE = re.compile(rb'[\x00-\x08\x0a-\x1f\x7f]')
+_DIGITS = re.compile(rb'[0-9]+')
+_OK = (b'HTTP/1.1 200 OK\r\nContent-Type: text/plain; charset=utf-8\r\n'
+       b'Content-Length: 0\r\n\r\n')
+_CONTINUE = b'HTTP/1.1 100 Continue\r\n\r\n'
+
+# connection states
+_IDLE, _HEADER, _BODY, _CLOSED = range(4)
 
 
-class _LogRelay(logging.Handler):
-    """Hands waitress' log records to the registered servers' callbacks (never stderr)."""
+def _answer(status, reason, close):
+    payload = reason[:MAX_REASON_CHARS].encode('utf-8', 'replace')
+    extra = b'Allow: POST\r\n' if status == 405 else b''
+    if close:
+        extra += b'Connection: close\r\n'
+    return (b'HTTP/1.1 %d %s\r\nContent-Type: text/plain; charset=utf-8\r\n'
+            b'Content-Length: %d\r\n%s\r\n' % (status, HTTPStatus(status).phrase.encode(),
+                                               len(payload), extra)) + payload
 
-    def __init__(self):
-        super().__init__(logging.INFO)
-        self.callbacks = set()
-        self._lock2 = threading.Lock()
 
-    def emit(self, record):
+class _Rejected(Exception):
+    """A request answered with a 4xx/5xx and the connection closed."""
+
+    def __init__(self, status, reason):
+        super().__init__(reason)
+        self.status, self.reason = status, reason
+
+
+class _Connection(asyncio.Protocol):
+    """One client connection: frames requests, runs the handler inline, keeps deadlines."""
+
+    def __init__(self, server):
+        self.server = server
+        self.transport = None
+        self.buf = b''
+        self.state = _IDLE
+        self.deadline = 0.0      # monotonic time the current state expires
+        self.scanned = 0         # header bytes already searched for the blank line
+        self.request = None      # (path, content_type, length, close) while in _BODY
+        self.peer = '?'
+        self.paused = False
+
+    # ------------------------------------------------------------ asyncio callbacks
+    def connection_made(self, transport):
+        self.transport = transport
         try:
-            text = record.getMessage()
-        except Exception:  # noqa: B902 - a broken record must not break the server
-            text = str(record.msg)
-        with self._lock2:
-            callbacks = list(self.callbacks)
-        for callback in callbacks:
-            callback(record.levelno, text)
+            transport.get_extra_info('socket').setsockopt(
+                socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        except (OSError, AttributeError):
+            pass
+        peer = transport.get_extra_info('peername')
+        if peer:
+            self.peer = '%s:%s' % peer[:2]
+        self.server.opened(self)
+
+    def connection_lost(self, exc):
+        self.state = _CLOSED
+        self.server.closed(self)
+
+    def eof_received(self):
+        # a half-closed client: what is complete was answered; the rest never completes
+        if self.buf.strip():
+            self.server.note_reject(self, 'incomplete request at end of stream')
+        self.close()
+        return False
+
+    def pause_writing(self):
+        # the client does not read its answers: stop reading its requests
+        self.paused = True
+        self.transport.pause_reading()
+        self.deadline = time.monotonic() + self.server.idle_timeout
+
+    def resume_writing(self):
+        self.paused = False
+        if self.state != _CLOSED:
+            self.transport.resume_reading()
+
+    def data_received(self, data):
+        if self.state == _CLOSED:
+            return
+        if self.state == _IDLE:
+            self.server.busy(self)
+            self.state = _HEADER
+            self.deadline = time.monotonic() + self.server.header_timeout
+        buf = self.buf + data if self.buf else data
+        out = []
+        pos = 0
+        server = self.server
+        try:
+            while True:
+                if self.state == _BODY:
+                    path, ctype, length, close = self.request
+                    if len(buf) - pos < length:
+                        break
+                    body = buf[pos:pos + length]
+                    pos += length
+                    out.append(server.dispatch(path, ctype, body, close))
+                    if close:
+                        raise _Closing()
+                    self.state = _HEADER
+                    self.scanned = 0
+                    self.deadline = time.monotonic() + server.header_timeout
+                    continue
+                # _HEADER
+                end = buf.find(b'\r\n\r\n', pos + max(0, self.scanned - 3))
+                if end < 0:
+                    if len(buf) - pos > server.max_header:
+                        raise _Rejected(431, 'request header block over %d bytes'
+                                        % server.max_header)
+                    self.scanned = len(buf) - pos
+                    break
+                if end - pos > server.max_header:
+                    raise _Rejected(431, 'request header block over %d bytes'
+                                    % server.max_header)
+                head = buf[pos:end]
+                pos = end + 4
+                self.scanned = 0
+                self.request = self._parse_head(head)
+                self.state = _BODY
+                self.deadline = time.monotonic() + server.body_timeout
+                if self.request[4]:     # Expect: 100-continue and the body still missing
+                    if len(buf) - pos < self.request[2]:
+                        out.append(_CONTINUE)
+                self.request = self.request[:4]
+        except _Rejected as exc:
+            out.append(_answer(exc.status, exc.reason, True))
+            server.note_reject(self, 'HTTP %d: %s' % (exc.status, exc.reason))
+            self._write_and_close(out)
+            return
+        except _Closing:
+            self._write_and_close(out)
+            return
+        self.buf = buf[pos:] if pos < len(buf) else b''
+        if out:
+            self.transport.write(b''.join(out) if len(out) > 1 else out[0])
+        if self.state == _HEADER and not self.buf:
+            self.state = _IDLE
+            self.deadline = time.monotonic() + server.idle_timeout
+            server.idle(self)
+
+    # ------------------------------------------------------------ parsing
+    def _parse_head(self, head):
+        """(path, content_type, length, close, expect_continue) of one header block."""
+        lines = head.split(b'\r\n')
+        m = _REQUEST_LINE.fullmatch(lines[0])
+        if m is None:
+            raise _Rejected(400, 'bad request line (need "METHOD /path HTTP/1.1")')
+        method, path, minor = m.groups()
+        length = None
+        ctype = ''
+        close = minor == b'0'
+        expect = False
+        chunked = False
+        for line in lines[1:]:
+            name, sep, value = line.partition(b':')
+            if not sep or not _TOKEN.fullmatch(name):
+                raise _Rejected(400, 'bad header line')
+            value = value.strip(b' \t')
+            if _BAD_VALUE.search(value):
+                raise _Rejected(400, 'bad header value')
+            name = name.lower()
+            if name == b'content-length':
+                if not _DIGITS.fullmatch(value) or (length is not None and
+                                                    int(value) != length):
+                    raise _Rejected(400, 'bad Content-Length')
+                length = int(value)
+            elif name == b'content-type':
+                ctype = value.decode('latin-1')
+            elif name == b'connection':
+                tokens = value.lower()
+                if b'close' in tokens:
+                    close = True
+                elif b'keep-alive' in tokens:
+                    close = False
+            elif name == b'transfer-encoding':
+                chunked = True
+            elif name == b'expect' and value.lower() == b'100-continue':
+                expect = True
+        if method != b'POST':
+            raise _Rejected(405, 'only POST is accepted')
+        if chunked:
+            raise _Rejected(501, 'Transfer-Encoding is not implemented; send Content-Length')
+        if length is None:
+            raise _Rejected(411, 'Content-Length required')
+        if length >= self.server.max_body:     # as waitress did: the limit is exclusive
+            raise _Rejected(413, 'body of %d bytes or more' % self.server.max_body)
+        return path.decode('latin-1'), ctype, length, close, expect
+
+    # ------------------------------------------------------------ closing
+    def _write_and_close(self, out):
+        self.state = _CLOSED
+        self.buf = b''
+        if out:
+            self.transport.write(b''.join(out))
+        self.transport.close()      # after the buffered answer is sent
+
+    def close(self):
+        """Close now (answers already written are still flushed)."""
+        if self.state != _CLOSED:
+            self.state = _CLOSED
+            self.buf = b''
+            self.transport.close()
+
+    def expire(self, now):
+        """Close the connection if its deadline has passed (408 for an unfinished header)."""
+        if self.state == _CLOSED or now < self.deadline:
+            return
+        if self.paused:
+            self.transport.abort()
+            return
+        if self.state == _HEADER:
+            self.server.note_reject(self, 'HTTP 408: request header not complete within '
+                                    '%g s' % self.server.header_timeout)
+            self._write_and_close([_answer(408, 'request header not complete in time',
+                                           True)])
+        elif self.state == _BODY:
+            self.server.note_reject(self, 'body not complete within %g s, connection '
+                                    'closed' % self.server.body_timeout)
+            self.close()
+        else:
+            self.close()
 
 
-_RELAY = _LogRelay()
-_WAITRESS_LOG.addHandler(_RELAY)
-_WAITRESS_LOG.propagate = False
-_WAITRESS_LOG.setLevel(logging.INFO)
-
-
-class _Parser(HTTPRequestParser):
-    """waitress' request parser, refusing request lines without HTTP/1.0 or HTTP/1.1."""
-
-    def parse_header(self, header_plus):
-        """Parse the header block; a missing or unknown HTTP version is a bad request line."""
-        super().parse_header(header_plus)
-        if self.version not in ('1.0', '1.1'):
-            # waitress would serve these as HTTP/1.0; AimRT speaks HTTP/1.1
-            raise ParsingError('bad request line: HTTP version %r is not HTTP/1.0 or HTTP/1.1'
-                               % self.version[:20])
-
-
-class _Channel(HTTPChannel):
-    """waitress' connection, noting when the request being received started."""
-
-    parser_class = _Parser
-    request_started = None
-
-    def received(self, data):
-        """Parse data; stamp the start of a new partial request (for the request timeout)."""
-        before = self.request
-        result = super().received(data)
-        if self.request is None:
-            self.request_started = None
-        elif self.request is not before:
-            self.request_started = time.monotonic()
-        return result
-
-
-class _Server(TcpWSGIServer):
-    """waitress' TCP server plus a whole-request deadline for slow senders."""
-
-    channel_class = _Channel
-    request_timeout = 10.0
-
-    def maintenance(self, now):
-        """Close idle connections (waitress) and ones whose request is overdue (ours)."""
-        super().maintenance(now)
-        cutoff = time.monotonic() - self.request_timeout
-        for channel in list(self.active_channels.values()):
-            started = getattr(channel, 'request_started', None)
-            if started is not None and started < cutoff and not channel.requests:
-                channel.will_close = True
+class _Closing(Exception):
+    """The request asked for Connection: close: answer, then close."""
 
 
 class ChannelServer:
@@ -211,79 +377,145 @@ class ChannelServer:
     HTTP server accepting AimRT channel POSTs.
 
     `handle(topic, msg_type, content_type, body) -> (status, reason)` is called for each
-    complete, well-formed POST, from one of `threads` worker threads. Answers: what
-    `handle` returns; 405 for another method; 404 for a path that is not
-    /channel/{TOPIC}/{MSG_TYPE}; 411 without Content-Length; 413 for a body over
-    `max_body_bytes`; 400 for a malformed request (waitress). `on_log(level, text)`
-    receives the server's own log lines (e.g. the connection limit reached).
+    complete, well-formed POST, inline in the server's event-loop thread (keep it short;
+    it must not block). Answers: what `handle` returns; 405 for another method; 404 for
+    a path that is not /channel/{TOPIC}/{MSG_TYPE}; 411 without Content-Length; 413 for a
+    body of `max_body_bytes` or more; 431 for a header block over `max_header_bytes`;
+    408 for a
+    header not complete `header_timeout_sec` after its first byte; 400 for a malformed
+    request; 501 for a Transfer-Encoding. A body not complete `body_timeout_sec` after its
+    header, and a connection idle for `idle_timeout_sec`, are closed. At
+    `connection_limit` open connections a new one closes the oldest idle connection (else
+    the oldest). `on_log(level, text)` receives the server's own lines (rejects, the
+    connection cap); the caller rate-limits them. `threads` and `request_timeout_sec` are
+    the waitress-era arguments: `threads` is unused (requests run in the loop thread),
+    `request_timeout_sec` is the default of both deadlines.
     """
 
-    def __init__(self, host, port, handle, max_body_bytes=16 * 1024 * 1024, threads=4,
-                 connection_limit=64, idle_timeout_sec=10, request_timeout_sec=10.0,
-                 max_header_bytes=64 * 1024, on_log=None):
+    def __init__(self, host, port, handle, max_body_bytes=16 * 1024 * 1024, threads=None,
+                 connection_limit=1024, idle_timeout_sec=10, request_timeout_sec=10.0,
+                 max_header_bytes=64 * 1024, on_log=None, header_timeout_sec=None,
+                 body_timeout_sec=None):
         self._handle = handle
-        self._max_body = max_body_bytes
         self._on_log = on_log
-        self._server = _Server(
-            self._app, host=host, port=port, threads=threads,
-            connection_limit=connection_limit,
-            channel_timeout=max(1, int(round(idle_timeout_sec))), cleanup_interval=1,
-            max_request_body_size=max_body_bytes, max_request_header_size=max_header_bytes,
-            log_socket_errors=False, expose_tracebacks=False, ident='aimrt_bridge',
-            clear_untrusted_proxy_headers=True)
-        self._server.request_timeout = float(request_timeout_sec)
-        self.port = self._server.socket.getsockname()[1]   # an int (effective_port is text)
-        if on_log is not None:
-            with _RELAY._lock2:
-                _RELAY.callbacks.add(on_log)
-        self._thread = threading.Thread(target=self._server.run,
-                                        name='aimrt_http_channel', daemon=True)
+        self.max_body = int(max_body_bytes)
+        self.max_header = int(max_header_bytes)
+        self.connection_limit = max(1, int(connection_limit))
+        self.idle_timeout = float(idle_timeout_sec)
+        self.header_timeout = float(header_timeout_sec if header_timeout_sec is not None
+                                    else request_timeout_sec)
+        self.body_timeout = float(body_timeout_sec if body_timeout_sec is not None
+                                  else request_timeout_sec)
+        self._sweep_period = min(0.25, max(0.01, min(
+            self.idle_timeout, self.header_timeout, self.body_timeout) / 8))
+        self._connections = {}                      # every open one, oldest first
+        self._idle = collections.OrderedDict()      # idle ones, longest idle first
+        self.rejected = 0
+        self.evicted = 0
+        _raise_fd_limit(self.connection_limit + 256)
+        self._loop = uvloop.new_event_loop() if uvloop else asyncio.new_event_loop()
+        sock = socket.create_server((host, port), backlog=1024)
+        self.port = sock.getsockname()[1]
+        self._server = self._loop.run_until_complete(self._loop.create_server(
+            lambda: _Connection(self), sock=sock))
+        self._thread = threading.Thread(target=self._run, name='aimrt_http_channel',
+                                        daemon=True)
 
-    def _app(self, environ, start_response):
-        status, reason = self._dispatch(environ)
-        payload = b'' if status == 200 else \
-            reason[:MAX_REASON_CHARS].encode('utf-8', 'replace')
-        headers = [('Content-Type', 'text/plain; charset=utf-8'),
-                   ('Content-Length', str(len(payload)))]
-        if status == 405:
-            headers.append(('Allow', 'POST'))
-        start_response('%d %s' % (status, HTTPStatus(status).phrase), headers)
-        return [payload]
+    # ------------------------------------------------------------ called by connections
+    def opened(self, conn):
+        self._connections[conn] = None
+        self._idle[conn] = None
+        conn.deadline = time.monotonic() + self.idle_timeout
+        if len(self._connections) > self.connection_limit:
+            victim = next((c for c in self._idle if c is not conn), None)
+            if victim is None:
+                victim = next(c for c in self._connections if c is not conn)
+            self.evicted += 1
+            self._log(logging.INFO, 'connection cap %d reached: closed the oldest %s '
+                      'connection' % (self.connection_limit,
+                                      'idle' if victim.state == _IDLE else 'busy'))
+            victim.close()
 
-    def _dispatch(self, environ):
-        """(status, reason) for one complete request (waitress has read the whole body)."""
-        if environ.get('REQUEST_METHOD') != 'POST':
-            return 405, 'only POST is accepted'
-        length = environ.get('CONTENT_LENGTH')
-        if not length:
-            return 411, 'Content-Length required'
-        length = int(length)    # waitress has checked: digits only, at most max_body
-        parsed = parse_channel_path(environ.get('REQUEST_URI', ''))
+    def closed(self, conn):
+        self._connections.pop(conn, None)
+        self._idle.pop(conn, None)
+
+    def idle(self, conn):
+        self._idle[conn] = None
+
+    def busy(self, conn):
+        self._idle.pop(conn, None)
+
+    def note_reject(self, conn, text):
+        self.rejected += 1
+        self._log(logging.WARNING, 'rejected request: %s from %s' % (text, conn.peer))
+
+    def _log(self, level, text):
+        if self._on_log is not None:
+            try:
+                self._on_log(level, text)
+            except Exception:  # noqa: B902 - a broken log callback must not stop serving
+                pass
+
+    def dispatch(self, path, content_type, body, close):
+        """Answer one complete POST (bytes to write)."""
+        parsed = parse_channel_path(path)
         if parsed is None:
-            return 404, 'not an AimRT channel path'
-        body = environ['wsgi.input'].read(length)
-        ctype = environ.get('CONTENT_TYPE', '')
-        return self._handle(parsed[0], parsed[1], ctype, body)
+            status, reason = 404, 'not an AimRT channel path'
+        else:
+            try:
+                status, reason = self._handle(parsed[0], parsed[1], content_type, body)
+            except Exception as exc:  # noqa: B902 - a handler bug must still answer
+                self._log(logging.ERROR, 'handler failed: %r' % (exc,))
+                status, reason = 500, 'internal error'
+        if status == 200 and not close:
+            return _OK
+        return _answer(status, '' if status == 200 else reason, close)
+
+    # ------------------------------------------------------------ loop
+    def _sweep(self):
+        now = time.monotonic()
+        for conn in list(self._connections):
+            if now >= conn.deadline:
+                conn.expire(now)
+        self._timer = self._loop.call_later(self._sweep_period, self._sweep)
+
+    def _run(self):
+        asyncio.set_event_loop(self._loop)
+        self._timer = self._loop.call_later(self._sweep_period, self._sweep)
+        self._loop.run_forever()
 
     def start(self):
         """Serve from a background thread."""
         self._thread.start()
 
     def stop(self):
-        """Close every connection and the listening socket, then stop the workers."""
-        server = self._server
-
+        """Close every connection and the listening socket, then stop the loop thread."""
         def close_all():
-            for channel in list(server.active_channels.values()):
-                channel.handle_close()
-            server.close()
+            self._server.close()
+            for conn in list(self._connections):
+                conn.transport.abort()
+            self._loop.stop()
 
         if self._thread.is_alive():
-            server.trigger.pull_trigger(close_all)
+            self._loop.call_soon_threadsafe(close_all)
             self._thread.join(timeout=5.0)
         else:
             close_all()
-        server.task_dispatcher.shutdown(timeout=5)
-        if self._on_log is not None:
-            with _RELAY._lock2:
-                _RELAY.callbacks.discard(self._on_log)
+        if not self._thread.is_alive() and not self._loop.is_closed():
+            try:
+                self._loop.run_until_complete(self._server.wait_closed())
+            except (RuntimeError, asyncio.TimeoutError):
+                pass
+            self._loop.close()
+
+
+def _raise_fd_limit(wanted):
+    """Raise the soft RLIMIT_NOFILE towards `wanted` (never above the hard limit)."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        new = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (new, hard))
+        except (ValueError, OSError):
+            pass
