@@ -9,47 +9,155 @@ bytes exactly as received from a raw subscription whose QoS matches the topic's 
 (ros2bag_mcap.qos). Messages are only handed to the SDK while a client subscribes.
 """
 
+import os
+import re
 import sys
 import time
+from urllib.parse import unquote, urlparse
 
 import foxglove
+from foxglove.websocket import Capability, ConnectionGraph, StatusLevel
 from node_runtime import stop
+from node_runtime.bounded_text import bounded, RateLimiter
+from rcl_interfaces.msg import (FloatingPointRange, IntegerRange, ParameterDescriptor,
+                                ParameterType)
 import rclpy
 from rclpy.exceptions import ParameterException
 from rclpy.signals import SignalHandlerOptions
 from ros2bag_mcap import qos as qos_util
 from ros2bag_mcap.schema import DefinitionNotFound, message_class, message_definition
 
+from . import client_publish as cp
+
 DISCOVERY_PERIOD = 0.5
+GRAPH_PERIOD = 2.0
 DEPTH = 50
+CAPABILITIES = {
+    'clientPublish': Capability.ClientPublish,
+    'connectionGraph': Capability.ConnectionGraph,
+    'parameters': Capability.Parameters,
+    'services': Capability.Services,
+    'time': Capability.Time,
+}
+# foxglove_bridge's: meshes, textures and robot descriptions of installed packages.
+DEFAULT_ASSET_ALLOWLIST = [
+    r'^package://(?:[-\w%]+/)*[-\w%.]+\.(?:dae|fbx|glb|gltf|jpeg|jpg|mtl|obj|png|stl|tif|'
+    r'tiff|urdf|webp|xacro)$']
 
 
 class ServerStartError(RuntimeError):
     """The WebSocket server could not start (e.g. its port is in use)."""
 
 
+def _descriptor(text, kind, integer_range=None, float_range=None, read_only=True):
+    d = ParameterDescriptor(description=text, type=kind, read_only=read_only)
+    if integer_range:
+        d.integer_range = [IntegerRange(from_value=integer_range[0], to_value=integer_range[1],
+                                        step=1)]
+    if float_range:
+        d.floating_point_range = [FloatingPointRange(from_value=float_range[0],
+                                                     to_value=float_range[1])]
+    return d
+
+
+STRINGS = ParameterType.PARAMETER_STRING_ARRAY
+PARAMETERS = {
+    # name: (default, descriptor)
+    'port': (8765, _descriptor('WebSocket port (0: any free port)',
+                               ParameterType.PARAMETER_INTEGER, integer_range=(0, 65535))),
+    'address': ('127.0.0.1', _descriptor('address to bind (0.0.0.0: every interface)',
+                                         ParameterType.PARAMETER_STRING)),
+    'host': ('', _descriptor('deprecated alias of address (wins when set)',
+                             ParameterType.PARAMETER_STRING)),
+    'topic_whitelist': (['.*'], _descriptor('regexes of the topics streamed', STRINGS)),
+    'service_whitelist': (['.*'], _descriptor('regexes of the services offered', STRINGS)),
+    'param_whitelist': (['.*'], _descriptor('regexes of the parameters offered', STRINGS)),
+    'client_topic_whitelist': (['.*'], _descriptor(
+        'regexes of the topics a client may publish on', STRINGS)),
+    'include_hidden': (False, _descriptor('also stream topics and services with a _ component',
+                                          ParameterType.PARAMETER_BOOL)),
+    'max_qos_depth': (25, _descriptor('largest subscription/publisher history depth',
+                                      ParameterType.PARAMETER_INTEGER,
+                                      integer_range=(1, 10000))),
+    'capabilities': (sorted(CAPABILITIES) + ['assets'], _descriptor(
+        'capabilities offered: clientPublish, parameters, parametersSubscribe, services, '
+        'connectionGraph, assets, time', STRINGS)),
+    'asset_uri_allowlist': (DEFAULT_ASSET_ALLOWLIST, _descriptor(
+        'regexes of the package:// and file:// URIs served as assets', STRINGS)),
+    'max_client_message_bytes': (1 << 20, _descriptor(
+        'largest client message published [bytes]', ParameterType.PARAMETER_INTEGER,
+        integer_range=(1, 1 << 28))),
+}
+
+
+def _regexes(node, name):
+    try:
+        return [re.compile(p) for p in node.get_parameter(name).value]
+    except re.error as exc:
+        raise ValueError(f'{name}: bad regex: {exc}') from None
+
+
+def _allowed(regexes, name):
+    return any(r.fullmatch(name) for r in regexes)
+
+
+def _hidden(name):
+    return any(p.startswith('_') for p in name.split('/'))
+
+
 class FoxgloveBridge:
 
     def __init__(self, node):
         self.node = node
-        self.host = node.declare_parameter('host', '127.0.0.1').value
-        self.port = int(node.declare_parameter('port', 8765).value)
-        self.include_hidden = bool(node.declare_parameter('include_hidden', False).value)
+        for name, (default, descriptor) in PARAMETERS.items():
+            node.declare_parameter(name, default, descriptor)
+        value = (lambda n: node.get_parameter(n).value)
+        self.host = value('host') or value('address')
+        self.port = int(value('port'))
+        self.include_hidden = bool(value('include_hidden'))
+        self.max_depth = int(value('max_qos_depth'))
+        self.max_client_bytes = int(value('max_client_message_bytes'))
+        self.topic_re = _regexes(node, 'topic_whitelist')
+        self.service_re = _regexes(node, 'service_whitelist')
+        self.client_topic_re = _regexes(node, 'client_topic_whitelist')
+        self.asset_re = _regexes(node, 'asset_uri_allowlist')
+        self.capability_names = set(value('capabilities'))
+        unknown = self.capability_names - set(CAPABILITIES) - {'assets', 'parametersSubscribe'}
+        if unknown:
+            raise ValueError(f'capabilities: unknown {sorted(unknown)}')
+        capabilities = [c for n, c in CAPABILITIES.items()
+                        if n in self.capability_names and n not in ('parameters', 'services')]
         self.channels = {}
         self.subscriptions = {}
         self.skipped = set()
+        self.client_channels = {}    # (client id, channel id) -> (encoding, class, publisher)
+        self.log_limit = RateLimiter(period_s=5.0)
+        self.graph_key = None
+        self.next_graph = 0.0
+        self.clock_sub = None
         try:
-            self.server = foxglove.start_server(name='foxglove_live', host=self.host,
-                                                port=self.port)
+            self.server = foxglove.start_server(
+                name='foxglove_live', host=self.host, port=self.port,
+                capabilities=capabilities, server_listener=self,
+                supported_encodings=list(cp.ENCODINGS),
+                asset_handler=self.asset if 'assets' in self.capability_names else None)
         except Exception as exc:  # the SDK raises RuntimeError/OSError kinds on bind errors
             detail = ' '.join(str(exc).split()) or type(exc).__name__
             raise ServerStartError(f'ws://{self.host}:{self.port}: {detail}') from None
+        if 'time' in self.capability_names and node.get_parameter('use_sim_time').value:
+            from rosgraph_msgs.msg import Clock
+            self.clock_sub = node.create_subscription(
+                Clock, '/clock', self._on_clock, qos_util.matching_profile([], 10))
+
+    # --- topics streamed to clients
 
     def discover(self):
         for topic, types in self.node.get_topic_names_and_types():
             if topic in self.subscriptions or topic in self.skipped:
                 continue
-            if not self.include_hidden and any(p.startswith('_') for p in topic.split('/')):
+            if not self.include_hidden and _hidden(topic):
+                continue
+            if not _allowed(self.topic_re, topic):
                 continue
             offered = qos_util.offered_profiles(self.node, topic)
             if not offered:
@@ -69,8 +177,13 @@ class FoxgloveBridge:
             self.channels[topic] = channel
             self.subscriptions[topic] = self.node.create_subscription(
                 msg_type, topic, self._callback(channel),
-                qos_util.matching_profile(offered, DEPTH), raw=True)
+                qos_util.matching_profile(offered, min(DEPTH, self.max_depth)), raw=True)
             self.node.get_logger().info(f'streaming {topic} ({type_name})')
+        if 'connectionGraph' in self.capability_names:
+            now = time.monotonic()
+            if now >= self.next_graph:
+                self.next_graph = now + GRAPH_PERIOD
+                self.publish_graph()
 
     @staticmethod
     def _callback(channel):
@@ -79,10 +192,140 @@ class FoxgloveBridge:
                 channel.log(data, log_time=time.time_ns())
         return on_message
 
+    def _on_clock(self, msg):
+        self.server.broadcast_time(msg.clock.sec * 1_000_000_000 + msg.clock.nanosec)
+
+    # --- connectionGraph
+
+    def publish_graph(self):
+        """Publish the graph's publishers, subscribers and services when they changed."""
+        node = self.node
+        published, subscribed = {}, {}
+        for topic, _ in node.get_topic_names_and_types():
+            if not self.include_hidden and _hidden(topic):
+                continue
+            pubs = sorted({_full_name(i) for i in node.get_publishers_info_by_topic(topic)})
+            subs = sorted({_full_name(i) for i in node.get_subscriptions_info_by_topic(topic)})
+            if pubs:
+                published[topic] = pubs
+            if subs:
+                subscribed[topic] = subs
+        services = {}
+        for name, namespace in node.get_node_names_and_namespaces():
+            full = _join(namespace, name)
+            try:
+                offered = node.get_service_names_and_types_by_node(name, namespace)
+            except Exception:   # the node left the graph between the two calls
+                continue
+            for service, _ in offered:
+                if self.include_hidden or not _hidden(service):
+                    services.setdefault(service, []).append(full)
+        key = repr((published, subscribed, services))
+        if key == self.graph_key:
+            return
+        self.graph_key = key
+        graph = ConnectionGraph()
+        for topic, ids in published.items():
+            graph.set_published_topic(topic, ids)
+        for topic, ids in subscribed.items():
+            graph.set_subscribed_topic(topic, ids)
+        for service, ids in services.items():
+            graph.set_advertised_service(service, sorted(ids))
+        self.server.publish_connection_graph(graph)
+
+    # --- clientPublish (ServerListener callbacks, called from the SDK's threads)
+
+    def _refuse(self, client, text):
+        """Tell the clients why an input was refused; a rate-limited log line."""
+        text = bounded(text)
+        self.server.publish_status(f'client {client.id}: {text}', StatusLevel.Warning)
+        if self.log_limit.allow(text.split(':')[0])[0]:
+            self.node.get_logger().warning(f'client {client.id}: {text}')
+
+    def on_client_advertise(self, client, channel):
+        try:
+            if not _allowed(self.client_topic_re, channel.topic):
+                raise cp.RejectedInput(f'{channel.topic}: not in client_topic_whitelist')
+            if channel.encoding not in cp.ENCODINGS:
+                raise cp.RejectedInput(f'{channel.topic}: encoding {channel.encoding!r} '
+                                       f'(supported: {", ".join(cp.ENCODINGS)})')
+            type_name, cls = cp.message_class_of(channel.schema_name)
+            for name, types in self.node.get_topic_names_and_types():
+                if name == channel.topic and type_name not in types:
+                    raise cp.RejectedInput(f'{channel.topic}: carries {types[0]}, '
+                                           f'not {type_name}')
+            profiles = [i.qos_profile
+                        for i in self.node.get_subscriptions_info_by_topic(channel.topic)]
+            publisher = self.node.create_publisher(
+                cls, channel.topic, cp.publisher_profile(profiles, min(10, self.max_depth)))
+        except cp.RejectedInput as exc:
+            self._refuse(client, f'advertise refused: {exc}')
+            return
+        self.client_channels[(client.id, channel.id)] = (channel.encoding, cls, publisher)
+        self.node.get_logger().info(
+            f'client {client.id} publishes {channel.topic} ({type_name}, {channel.encoding})')
+
+    def on_client_unadvertise(self, client, client_channel_id):
+        entry = self.client_channels.pop((client.id, client_channel_id), None)
+        if entry is not None and not any(e[2] is entry[2] for e in self.client_channels.values()):
+            self.node.destroy_publisher(entry[2])
+
+    def on_message_data(self, client, client_channel_id, data):
+        entry = self.client_channels.get((client.id, client_channel_id))
+        if entry is None:
+            return      # refused at advertise: the client was told then
+        encoding, cls, publisher = entry
+        try:
+            if len(data) > self.max_client_bytes:
+                raise cp.RejectedInput(f'message of {len(data)} bytes over '
+                                       f'max_client_message_bytes {self.max_client_bytes}')
+            payload = cp.to_cdr(encoding, cls, data)
+        except cp.RejectedInput as exc:
+            self._refuse(client, f'{publisher.topic_name}: not published: {exc}')
+            return
+        publisher.publish(payload)
+
+    # --- assets
+
+    def asset(self, uri):
+        """Return the bytes of an allowed package:// or file:// URI, None otherwise."""
+        if '..' in uri or not _allowed(self.asset_re, uri):
+            self._limited_log(f'asset refused: {bounded(uri, 200)}')
+            return None
+        parsed = urlparse(uri)
+        path = unquote(parsed.path)
+        if parsed.scheme == 'package':
+            from ament_index_python.packages import (get_package_share_directory,
+                                                     PackageNotFoundError)
+            try:
+                path = os.path.join(get_package_share_directory(parsed.netloc),
+                                    path.lstrip('/'))
+            except PackageNotFoundError:
+                return None
+        elif parsed.scheme != 'file':
+            return None
+        try:
+            with open(path, 'rb') as f:
+                return f.read()
+        except OSError:
+            return None
+
+    def _limited_log(self, text):
+        if self.log_limit.allow(text.split(':')[0])[0]:
+            self.node.get_logger().warning(text)
+
     def close(self):
         for channel in self.channels.values():
             channel.close()
         self.server.stop()
+
+
+def _join(namespace, name):
+    return (namespace.rstrip('/') + '/' + name) if namespace else '/' + name
+
+
+def _full_name(info):
+    return _join(info.node_namespace, info.node_name)
 
 
 def main(argv=None):

@@ -1,0 +1,104 @@
+# SPDX-License-Identifier: Apache-2.0
+"""clientPublish: messages a Foxglove client sends become ROS messages (cdr or json)."""
+
+import json
+
+from rclpy.qos import DurabilityPolicy, HistoryPolicy, QoSProfile, ReliabilityPolicy
+from rclpy.serialization import deserialize_message, serialize_message
+from ros2bag_mcap.schema import DefinitionNotFound, message_class
+
+ENCODINGS = ('cdr', 'json')
+
+
+class RejectedInput(ValueError):
+    """A client message or advertisement that is refused (its text goes to the client)."""
+
+
+def ros_type_name(schema_name):
+    """'geometry_msgs/Twist' or 'geometry_msgs/msg/Twist' -> 'geometry_msgs/msg/Twist'."""
+    parts = [p for p in (schema_name or '').split('/') if p]
+    if len(parts) == 2:
+        parts.insert(1, 'msg')
+    if len(parts) != 3 or parts[1] != 'msg':
+        raise RejectedInput(f'unknown message type {schema_name!r}')
+    return '/'.join(parts)
+
+
+def publisher_profile(subscriber_profiles, depth):
+    """
+    Return a publisher profile every existing subscriber of the topic accepts.
+
+    Best effort when one subscriber is (the mabRT control inputs, e.g. /hb50/velocity_command):
+    such a subscriber takes reliable samples too, but a reliable writer retransmits to it
+    for nothing. Transient local only when a subscriber asks for it.
+    """
+    best_effort = any(p.reliability == ReliabilityPolicy.BEST_EFFORT
+                      for p in subscriber_profiles)
+    transient = any(p.durability == DurabilityPolicy.TRANSIENT_LOCAL
+                    for p in subscriber_profiles)
+    return QoSProfile(
+        history=HistoryPolicy.KEEP_LAST, depth=depth,
+        reliability=ReliabilityPolicy.BEST_EFFORT if best_effort else ReliabilityPolicy.RELIABLE,
+        durability=DurabilityPolicy.TRANSIENT_LOCAL if transient else DurabilityPolicy.VOLATILE)
+
+
+def message_class_of(schema_name):
+    """Return the generated class of a client channel's schema name, or raise RejectedInput."""
+    type_name = ros_type_name(schema_name)
+    try:
+        return type_name, message_class(type_name)
+    except DefinitionNotFound as exc:
+        raise RejectedInput(str(exc)) from None
+
+
+def fill_message(msg, values, path=''):
+    """Set the fields of `msg` from a JSON object; unknown fields and wrong types raise."""
+    if not isinstance(values, dict):
+        raise RejectedInput(f'{path or "message"}: a JSON object is expected')
+    fields = msg.get_fields_and_field_types()
+    for key, value in values.items():
+        if key not in fields:
+            raise RejectedInput(f'{path}{key}: no such field in {type(msg).__name__}')
+        current = getattr(msg, key)
+        where = f'{path}{key}'
+        if hasattr(current, 'get_fields_and_field_types'):
+            fill_message(current, value, where + '.')
+            continue
+        if isinstance(value, list) and fields[key].startswith(('sequence<', )) \
+                and '/' in fields[key]:
+            item_cls = type(current[0]) if current else _sequence_item_class(msg, key)
+            items = []
+            for i, item in enumerate(value):
+                sub = item_cls()
+                fill_message(sub, item, f'{where}[{i}].')
+                items.append(sub)
+            value = items
+        try:
+            setattr(msg, key, value)
+        except (AssertionError, TypeError, ValueError, OverflowError) as exc:
+            raise RejectedInput(f'{where}: {" ".join(str(exc).split())[:200]}') from None
+
+
+def _sequence_item_class(msg, key):
+    slot = type(msg).SLOT_TYPES[list(msg.get_fields_and_field_types()).index(key)]
+    inner = slot.value_type
+    module = __import__(f'{inner.namespaces[0]}.{inner.namespaces[1]}', fromlist=[inner.name])
+    return getattr(module, inner.name)
+
+
+def to_cdr(encoding, cls, data):
+    """Return the CDR bytes of a client message, or raise RejectedInput (nothing published)."""
+    if encoding == 'cdr':
+        try:
+            deserialize_message(bytes(data), cls)     # refuses truncated or malformed CDR
+        except Exception as exc:   # rclpy raises bare RuntimeError/_rclpy errors here
+            raise RejectedInput(f'malformed CDR for {cls.__name__}: '
+                                f'{" ".join(str(exc).split())[:200]}') from None
+        return bytes(data)
+    try:
+        values = json.loads(bytes(data).decode('utf-8'))
+    except (UnicodeDecodeError, ValueError) as exc:
+        raise RejectedInput(f'malformed JSON: {str(exc)[:200]}') from None
+    msg = cls()
+    fill_message(msg, values)
+    return serialize_message(msg)
