@@ -7,7 +7,7 @@ backend sends; a sensor_msgs/JointState subscriber in this process receives them
 
 The sender is a separate process (as the AimRT peer is). Printed beside the figures:
 - floor: the same sender against the bridge's own HTTP server (http_channel.ChannelServer,
-  same waitress set-up) whose handler only answers 200, in this process: the HTTP
+  same set-up) whose handler only answers 200, in this process: the HTTP
   machinery alone, no decoding, no ROS;
 - targets (issue 12): >= 5000 msg/s end to end, none lost; POST -> ROS callback latency
   p50 <= 200 us at 1 kHz offered.
