@@ -51,30 +51,27 @@ class Joint:
     upper: float = 0.0      # rad
 
 
-def model_path():
-    """Return the MJCF (installed share/, else the source tree's models/)."""
+def share_file(*parts):
+    """Return share/hb50_nodes/<parts> of the install, else the source tree's <parts>."""
     try:
         from ament_index_python.packages import get_package_share_directory
-        path = os.path.join(get_package_share_directory('hb50_nodes'), 'models', 'hb50.xml')
+        path = os.path.join(get_package_share_directory('hb50_nodes'), *parts)
         if os.path.exists(path):
             return path
-    except (ImportError, LookupError):
+    except (ImportError, LookupError, OSError):   # not installed / not sourced
         pass
     here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    return os.path.join(here, 'models', 'hb50.xml')
+    return os.path.join(here, *parts)
+
+
+def model_path():
+    """Return the MJCF (installed share/, else the source tree's models/)."""
+    return share_file('models', 'hb50.xml')
 
 
 def urdf_path():
     """Return the installed URDF, share/hb50_nodes/urdf/hb50.urdf (source tree as fallback)."""
-    try:
-        from ament_index_python.packages import get_package_share_directory
-        path = os.path.join(get_package_share_directory('hb50_nodes'), 'urdf', 'hb50.urdf')
-        if os.path.exists(path):
-            return path
-    except (ImportError, LookupError):
-        pass
-    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    return os.path.join(here, 'urdf', 'hb50.urdf')
+    return share_file('urdf', 'hb50.urdf')
 
 
 def _floats(text):

@@ -20,11 +20,10 @@ the nominal period: the simulation never integrates a wall-clock jump. MuJoCo is
 and nothing here draws random numbers: the same commands give the same trajectory.
 """
 
-import os
-
 import mujoco
 import numpy as np
 
+from . import description
 from .layout import JOINT_NAMES, LEG_FRONT, LEG_NAMES, LEG_SIDE, NUM_JOINTS, NUM_LEGS
 from .physics import ActuatorPower, joint_status
 
@@ -35,17 +34,7 @@ _FREE_Q, _FREE_V = 7, 6  # qpos / qvel entries of the floating base, before the 
 
 def model_path(configured=''):
     """Return the MJCF file: `configured`, else share/hb50_nodes/models/hb50.xml."""
-    if configured:
-        return configured
-    try:
-        from ament_index_python.packages import get_package_share_directory
-        path = os.path.join(get_package_share_directory('hb50_nodes'), 'models', 'hb50.xml')
-        if os.path.exists(path):
-            return path
-    except (ImportError, LookupError, OSError):   # not installed / not sourced
-        pass
-    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    return os.path.join(here, 'models', 'hb50.xml')
+    return configured or description.model_path()
 
 
 def quat_to_rpy(w, x, y, z):
