@@ -137,10 +137,17 @@ async def scenario(port):
              'schemaName': 'geometry_msgs/msg/Twist'},
             {'id': 2, 'topic': '/elsewhere', 'encoding': 'json',
              'schemaName': 'geometry_msgs/msg/Twist'}])
-        await asyncio.sleep(0.3)
-        for payload in (b'{"linear": ', b'{"linear": {"x": "fast"}}', b'x' * (2 << 20)):
+        # the watcher listens on the topic the driver publishes on: only the one good
+        # message of the batch may arrive
+        assert await watcher.until(lambda: '/hb50/velocity_command' in watcher.channels, 10)
+        await watcher.subscribe(['/hb50/velocity_command'], first_id=200)
+        await asyncio.sleep(0.5)
+        for payload in (b'{"linear": ', b'{"linear": {"x": "fast"}}', b'x' * (2 << 20),
+                        b'{"angular": {"z": 0.0}}'):
             await driver.ws.send(struct.pack('<BI', 1, 1) + payload)
         await asyncio.sleep(1.0)
+        out['velocity_commands'] = [bytes(p) for _, _, p in
+                                    watcher.received('/hb50/velocity_command')]
         out['driver_status'] = list(driver.status)
         out['times'] = list(watcher.times)
         out['graph'] = list(watcher.graph)
@@ -295,6 +302,12 @@ def test_bad_input_status_and_watcher_unaffected(session):
     assert 'malformed JSON' in text, text
     assert 'linear.x' in text, text
     assert 'max_client_message_bytes' in text, text
+    from geometry_msgs.msg import Twist
+    from rclpy.serialization import deserialize_message
+    # nothing of the bad messages was published: the one message is the good zero twist
+    commands = session['velocity_commands']
+    assert len(commands) == 1, len(commands)
+    assert deserialize_message(commands[0], Twist) == Twist()
     # the watcher kept receiving while the driver waited for the mute node
     started, ended = session['all_params_window']
     during = [t for t in session['watched']['/hb50/robot_state'] if started <= t <= ended]
