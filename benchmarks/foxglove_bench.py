@@ -26,7 +26,7 @@ import time
 import numpy as np
 import workspace_testing as wt
 
-FLOOR = r'''
+FLOOR = r"""
 import sys, rclpy
 from rclpy.experimental import EventsExecutor
 from rclpy.executors import ExternalShutdownException
@@ -59,8 +59,8 @@ try:
 except (KeyboardInterrupt, ExternalShutdownException):
     pass
 print(f'floor received {count[0]}', flush=True)
-'''
-PROBE = r'''
+"""
+PROBE = r"""
 import time, rclpy
 from rclpy.experimental import EventsExecutor
 from rclpy.executors import ExternalShutdownException
@@ -82,8 +82,8 @@ try:
 except (KeyboardInterrupt, ExternalShutdownException):
     pass
 print('latency_us ' + ' '.join(f'{v:.1f}' for v in late), flush=True)
-'''
-BARE_PUBLISHER = r'''
+"""
+BARE_PUBLISHER = r"""
 import sys, time, rclpy
 from rclpy.qos import QoSProfile
 from std_msgs.msg import Header
@@ -101,7 +101,7 @@ for _ in range(n):
     pub.publish(msg)
     time.sleep(period)
 time.sleep(0.5)
-'''
+"""
 
 
 EXPECTED = {'/hb50/bridge_data', '/hb50/bridge_state', '/hb50/joint_command',
