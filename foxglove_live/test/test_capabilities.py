@@ -21,7 +21,7 @@ from ws_protocol_client import WsClient
 
 RS = '/robstride/robstride_hardware_interface'
 AMBIENT_C = 31.5
-CALL_TIMEOUT_S = 1.0
+CALL_TIMEOUT_S = 2.0
 CLOCK_SEC = 4242
 # A /clock publisher at 20 Hz, and a node whose services are never answered (never spun).
 CLOCK = f"""
@@ -86,7 +86,10 @@ async def scenario(port):
         out['latched'] = {t: [(r - latched_at, bytes(p)) for r, _, p in driver.received(t)]
                           for t in ('/tf_static', '/hb50/robot_description')}
 
-        # parameters: every node's, the mute one skipped after the timeout
+        # parameters: every node's, the mute one skipped after the timeout (robstride's
+        # node is up once its services are advertised)
+        assert await driver.until(lambda: f'{RS}/get_data_from_robstride' in driver.services,
+                                  30), sorted(driver.services)
         started = time.monotonic()
         everything = await driver.parameters('all', timeout=CALL_TIMEOUT_S * 10)
         out['all_params'] = everything
@@ -110,8 +113,6 @@ async def scenario(port):
         out['updates'] = [m for m in driver.parameter_values if 'id' not in m]
 
         # services
-        assert await driver.until(lambda: f'{RS}/get_data_from_robstride' in driver.services,
-                                  20), sorted(driver.services)
         out['service'] = driver.services[f'{RS}/get_data_from_robstride']
         request = GetDataFromRobstride.Request(id=1, item_name='temperature')
         await driver.call_service(f'{RS}/get_data_from_robstride', 1,
@@ -119,7 +120,12 @@ async def scenario(port):
         await driver.call_service(f'{RS}/get_data_from_robstride', 2, b'\x00\x01\x00')
         await driver.call_service(f'{RS}/get_data_from_robstride', 3,
                                   b'{"id": 1, "item_name": "temperature"}', encoding='json')
-        await driver.until(lambda: {1, 2, 3} <= set(driver.service_responses)
+        # a service of a node that never answers: a failure after call_timeout_s
+        from rcl_interfaces.srv import GetParameters
+        assert await driver.until(lambda: '/mute_node/get_parameters' in driver.services, 10)
+        await driver.call_service('/mute_node/get_parameters', 4, serialize_message(
+            GetParameters.Request(names=['never_seen'])))
+        await driver.until(lambda: {1, 2, 3, 4} <= set(driver.service_responses)
                            | set(driver.service_failures), 10)
         encoding, payload = driver.service_responses.get(1, ('', b''))
         out['temperature'] = deserialize_message(bytes(payload), GetDataFromRobstride.Response)
@@ -259,6 +265,7 @@ def test_malformed_service_payload_answered_with_failure(session):
     assert 2 in failures and 'malformed CDR request' in failures[2], failures
     assert 'Unsupported encoding' in failures.get(3, ''), failures  # the schema says cdr
     assert 1 not in failures
+    assert 'no answer within' in failures.get(4, ''), failures
 
 
 def test_late_subscriber_gets_latched_messages(session):
