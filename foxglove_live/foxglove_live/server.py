@@ -257,9 +257,9 @@ class FoxgloveBridge:
             found[name] = types[0]
         gone = [n for n, t in self.services.items() if found.get(n) != t]
         if gone:
-            self.server.remove_services(gone)
             for name in gone:
                 del self.services[name]
+            self.server.remove_services(gone)
         new = []
         for name, type_name in sorted(found.items()):
             if name in self.services or name in self.skipped_services:
@@ -275,7 +275,12 @@ class FoxgloveBridge:
                                         handler=self._service_handler(name, cls)))
             self.services[name] = type_name
         if new:
-            self.server.add_services(new)
+            try:
+                self.server.add_services(new)
+            except Exception as exc:    # the SDK refuses the batch (e.g. a name it still has)
+                self._limited_log(f'services not advertised: {" ".join(str(exc).split())}')
+                for service in new:
+                    self.services.pop(service.name, None)
 
     def _service_handler(self, name, cls):
         def handle(request):

@@ -7,6 +7,7 @@ is refused), then called through RosCalls with a timeout; the response goes back
 Every failure raises, which the SDK answers with serviceCallFailure to the calling client.
 """
 
+import functools
 import importlib
 import os
 
@@ -31,6 +32,7 @@ def service_class(type_name):
         raise DefinitionNotFound(f'service type {type_name} is not installed') from None
 
 
+@functools.lru_cache(maxsize=None)
 def service_definitions(type_name):
     """Return the ros2msg texts (request, response) of 'pkg/srv/Type', nested types included."""
     from ament_index_python.packages import get_package_share_directory, PackageNotFoundError
