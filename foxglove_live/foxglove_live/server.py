@@ -7,6 +7,11 @@ one channel per discovered topic: schema `pkg/msg/Type` in `ros2msg` encoding (f
 definition, nested types included: ros2bag_mcap.schema), message encoding `cdr`, and the
 bytes exactly as received from a raw subscription whose QoS matches the topic's publishers
 (ros2bag_mcap.qos). Messages are only handed to the SDK while a client subscribes.
+
+foxglove_bridge's capabilities, each switchable (`capabilities`): clientPublish
+(client_publish), parameters and services through the ROS services (parameters, services,
+ros_calls), connectionGraph, assets, time; transient-local topics are replayed to a client
+that subscribes late.
 """
 
 import collections
