@@ -154,6 +154,17 @@ async def scenario(port):
         await asyncio.sleep(1.0)
         out['velocity_commands'] = [bytes(p) for _, _, p in
                                     watcher.received('/hb50/velocity_command')]
+        # the driver drives for 2 s (20 Hz) while the watcher streams everything
+        drive_start = time.monotonic()
+        twist = b'{"linear": {"x": 1.0}}'
+        while time.monotonic() - drive_start < 2.0:
+            await driver.ws.send(struct.pack('<BI', 1, 1) + twist)
+            await asyncio.sleep(0.05)
+        await asyncio.sleep(0.5)
+        out['drive_window'] = (drive_start, time.monotonic())
+        out['robot_state'] = [(r, bytes(p)) for r, _, p in watcher.received('/hb50/robot_state')]
+        out['commands_during_drive'] = [
+            r for r, _, _ in watcher.received('/hb50/velocity_command') if r > drive_start]
         out['driver_status'] = list(driver.status)
         out['times'] = list(watcher.times)
         out['graph'] = list(watcher.graph)
@@ -320,6 +331,20 @@ def test_bad_input_status_and_watcher_unaffected(session):
     during = [t for t in session['watched']['/hb50/robot_state'] if started <= t <= ended]
     assert len(during) >= 10, len(during)
     assert session['watched']['/hb50/bridge_data'][-1] > ended
+
+
+def test_driver_drives_while_watcher_streams(session):
+    from hb50_commons.msg import RobotState
+    from rclpy.serialization import deserialize_message
+    started, ended = session['drive_window']
+    states = session['robot_state']
+    before = [p for r, p in states if r <= started]
+    during = [p for r, p in states if started < r <= ended]
+    assert before and len(during) >= 100, (len(before), len(during))
+    x0 = deserialize_message(before[-1], RobotState).pose.position.x
+    x1 = max(deserialize_message(p, RobotState).pose.position.x for p in during)
+    assert x1 - x0 >= 0.1, (x0, x1)
+    assert len(session['commands_during_drive']) >= 30
 
 
 def test_legacy_subprotocol_refused_with_400(session):
