@@ -7,11 +7,18 @@ one channel per discovered topic: schema `pkg/msg/Type` in `ros2msg` encoding (f
 definition, nested types included: ros2bag_mcap.schema), message encoding `cdr`, and the
 bytes exactly as received from a raw subscription whose QoS matches the topic's publishers
 (ros2bag_mcap.qos). Messages are only handed to the SDK while a client subscribes.
+
+foxglove_bridge's capabilities, each switchable (`capabilities`): clientPublish
+(client_publish), parameters and services through the ROS services (parameters, services,
+ros_calls), connectionGraph, assets, time; transient-local topics are replayed to a client
+that subscribes late.
 """
 
+import collections
 import os
 import re
 import sys
+import threading
 import time
 from urllib.parse import unquote, urlparse
 
@@ -23,15 +30,20 @@ from rcl_interfaces.msg import (FloatingPointRange, IntegerRange, ParameterDescr
                                 ParameterType)
 import rclpy
 from rclpy.exceptions import ParameterException
+from rclpy.qos import DurabilityPolicy
 from rclpy.signals import SignalHandlerOptions
 from ros2bag_mcap import qos as qos_util
 from ros2bag_mcap.schema import DefinitionNotFound, message_class, message_definition
 
 from . import client_publish as cp
+from . import services as srv
+from .parameters import Parameters
+from .ros_calls import RosCalls
 
 DISCOVERY_PERIOD = 0.5
 GRAPH_PERIOD = 2.0
 DEPTH = 50
+REPLAY_DELAY_S = 0.05
 CAPABILITIES = {
     'clientPublish': Capability.ClientPublish,
     'connectionGraph': Capability.ConnectionGraph,
@@ -79,7 +91,7 @@ PARAMETERS = {
     'max_qos_depth': (25, _descriptor('largest subscription/publisher history depth',
                                       ParameterType.PARAMETER_INTEGER,
                                       integer_range=(1, 10000))),
-    'capabilities': (sorted(CAPABILITIES) + ['assets'], _descriptor(
+    'capabilities': (sorted(CAPABILITIES) + ['assets', 'parametersSubscribe'], _descriptor(
         'capabilities offered: clientPublish, parameters, parametersSubscribe, services, '
         'connectionGraph, assets, time', STRINGS)),
     'asset_uri_allowlist': (DEFAULT_ASSET_ALLOWLIST, _descriptor(
@@ -87,6 +99,9 @@ PARAMETERS = {
     'max_client_message_bytes': (1 << 20, _descriptor(
         'largest client message published [bytes]', ParameterType.PARAMETER_INTEGER,
         integer_range=(1, 1 << 28))),
+    'call_timeout_s': (2.0, _descriptor(
+        'longest wait for a node to answer a parameter or service call made for a client [s]',
+        ParameterType.PARAMETER_DOUBLE, float_range=(0.05, 60.0))),
 }
 
 
@@ -125,16 +140,28 @@ class FoxgloveBridge:
         unknown = self.capability_names - set(CAPABILITIES) - {'assets', 'parametersSubscribe'}
         if unknown:
             raise ValueError(f'capabilities: unknown {sorted(unknown)}')
-        capabilities = [c for n, c in CAPABILITIES.items()
-                        if n in self.capability_names and n not in ('parameters', 'services')]
+        capabilities = [c for n, c in CAPABILITIES.items() if n in self.capability_names]
+        self.call_timeout = float(value('call_timeout_s'))
+        self.param_re = _regexes(node, 'param_whitelist')
         self.channels = {}
+        self.latched = {}            # topic -> deque of the last messages (transient local)
+        self.services = {}           # name -> type advertised to clients
         self.subscriptions = {}
         self.skipped = set()
+        self.skipped_services = set()
         self.client_channels = {}    # (client id, channel id) -> (encoding, class, publisher)
         self.log_limit = RateLimiter(period_s=5.0)
         self.graph_key = None
         self.next_graph = 0.0
         self.clock_sub = None
+        self.calls = None
+        self.parameters = None
+        if self.capability_names & {'parameters', 'services'}:
+            self.calls = RosCalls()
+        if 'parameters' in self.capability_names:
+            self.parameters = Parameters(
+                self.calls, lambda name: _allowed(self.param_re, name), self.call_timeout,
+                self._refuse, node.get_fully_qualified_name())
         try:
             self.server = foxglove.start_server(
                 name='foxglove_live', host=self.host, port=self.port,
@@ -143,7 +170,11 @@ class FoxgloveBridge:
                 asset_handler=self.asset if 'assets' in self.capability_names else None)
         except Exception as exc:  # the SDK raises RuntimeError/OSError kinds on bind errors
             detail = ' '.join(str(exc).split()) or type(exc).__name__
+            if self.calls is not None:
+                self.calls.close()
             raise ServerStartError(f'ws://{self.host}:{self.port}: {detail}') from None
+        if self.parameters is not None:
+            self.parameters.publish = self.server.publish_parameter_values
         if 'time' in self.capability_names and node.get_parameter('use_sim_time').value:
             from rosgraph_msgs.msg import Clock
             self.clock_sub = node.create_subscription(
@@ -175,22 +206,115 @@ class FoxgloveBridge:
                 schema=foxglove.Schema(name=type_name, encoding='ros2msg',
                                        data=definition.encode('utf-8')))
             self.channels[topic] = channel
+            profile = qos_util.matching_profile(offered, min(DEPTH, self.max_depth))
+            latched = None
+            if profile.durability == DurabilityPolicy.TRANSIENT_LOCAL:
+                depth = min(max(p.depth for p in offered) or 1, self.max_depth)
+                latched = self.latched[topic] = collections.deque(maxlen=depth)
             self.subscriptions[topic] = self.node.create_subscription(
-                msg_type, topic, self._callback(channel),
-                qos_util.matching_profile(offered, min(DEPTH, self.max_depth)), raw=True)
+                msg_type, topic, self._callback(channel, latched), profile, raw=True)
             self.node.get_logger().info(f'streaming {topic} ({type_name})')
-        if 'connectionGraph' in self.capability_names:
-            now = time.monotonic()
-            if now >= self.next_graph:
-                self.next_graph = now + GRAPH_PERIOD
+        now = time.monotonic()
+        if now >= self.next_graph:
+            self.next_graph = now + GRAPH_PERIOD
+            if 'connectionGraph' in self.capability_names:
                 self.publish_graph()
+            if 'services' in self.capability_names:
+                self.advertise_services()
 
     @staticmethod
-    def _callback(channel):
+    def _callback(channel, latched):
         def on_message(data):
+            log_time = time.time_ns()
+            if latched is not None:
+                latched.append((data, log_time))
             if channel.has_sinks():
-                channel.log(data, log_time=time.time_ns())
+                channel.log(data, log_time=log_time)
         return on_message
+
+    # --- transient-local replay
+
+    def on_subscribe(self, client, channel):
+        """Send a late subscriber the last messages of a transient-local topic."""
+        latched = self.latched.get(channel.topic)
+        if not latched:
+            return
+        fox_channel = self.channels[channel.topic]
+        messages = list(latched)
+
+        def replay():
+            # After the callback returned: the SDK has registered the subscription by then.
+            time.sleep(REPLAY_DELAY_S)
+            for data, log_time in messages:
+                fox_channel.log(data, log_time=log_time)
+        threading.Thread(target=replay, name='foxglove_replay', daemon=True).start()
+
+    # --- services
+
+    def advertise_services(self):
+        """Advertise the graph's services to clients; withdraw the ones that left."""
+        found = {}
+        for name, types in self.node.get_service_names_and_types():
+            if not self.include_hidden and _hidden(name):
+                continue
+            if not _allowed(self.service_re, name) or not types:
+                continue
+            found[name] = types[0]
+        gone = [n for n, t in self.services.items() if found.get(n) != t]
+        if gone:
+            for name in gone:
+                del self.services[name]
+            self.server.remove_services(gone)
+        new = []
+        for name, type_name in sorted(found.items()):
+            if name in self.services or name in self.skipped_services:
+                continue
+            try:
+                cls = srv.service_class(type_name)
+                schema = srv.schema(type_name)
+            except DefinitionNotFound as exc:
+                self.node.get_logger().warning(f'not offering {name}: {exc}')
+                self.skipped_services.add(name)
+                continue
+            new.append(foxglove.Service(name, schema=schema,
+                                        handler=self._service_handler(name, cls)))
+            self.services[name] = type_name
+        if new:
+            try:
+                self.server.add_services(new)
+            except Exception as exc:    # the SDK refuses the batch (e.g. a name it still has)
+                self._limited_log(f'services not advertised: {" ".join(str(exc).split())}')
+                for service in new:
+                    self.services.pop(service.name, None)
+
+    def _service_handler(self, name, cls):
+        def handle(request):
+            """Run on an SDK worker thread; an exception becomes serviceCallFailure."""
+            try:
+                ros_request = srv.decode_request(cls, request.encoding, request.payload)
+                response = self.calls.call(cls, name, ros_request, self.call_timeout)
+            except Exception as exc:
+                text = bounded(' '.join(str(exc).split()) or type(exc).__name__)
+                self._limited_log(f'client {request.client_id}: {name}: call failed: {text}')
+                raise RuntimeError(f'{name}: {text}') from None
+            return srv.encode_response(response)
+        return handle
+
+    # --- parameters (ServerListener callbacks, on the SDK's worker threads)
+
+    def on_get_parameters(self, client, param_names, request_id=None):
+        return self.parameters.get_values(client, list(param_names)) if self.parameters else []
+
+    def on_set_parameters(self, client, parameters, request_id=None):
+        return self.parameters.set_values(client, list(parameters)) if self.parameters else []
+
+    def on_parameters_subscribe(self, param_names):
+        if self.parameters is not None:
+            self.parameters.subscribe(param_names)
+
+    def on_parameters_unsubscribe(self, param_names):
+        if self.parameters is not None:
+            self.parameters.unsubscribe(param_names)
 
     def _on_clock(self, msg):
         self.server.broadcast_time(msg.clock.sec * 1_000_000_000 + msg.clock.nanosec)
@@ -238,9 +362,10 @@ class FoxgloveBridge:
     def _refuse(self, client, text):
         """Tell the clients why an input was refused; a rate-limited log line."""
         text = bounded(text)
-        self.server.publish_status(f'client {client.id}: {text}', StatusLevel.Warning)
+        who = f'client {client.id}' if client is not None else 'server'
+        self.server.publish_status(f'{who}: {text}', StatusLevel.Warning)
         if self.log_limit.allow(text.split(':')[0])[0]:
-            self.node.get_logger().warning(f'client {client.id}: {text}')
+            self.node.get_logger().warning(f'{who}: {text}')
 
     def on_client_advertise(self, client, channel):
         try:
@@ -318,6 +443,8 @@ class FoxgloveBridge:
         for channel in self.channels.values():
             channel.close()
         self.server.stop()
+        if self.calls is not None:
+            self.calls.close()
 
 
 def _join(namespace, name):
