@@ -109,7 +109,7 @@ def main():
     from rclpy.qos import QoSProfile
     from sensor_msgs.msg import JointState as RosJointState
 
-    from aimrt_bridge.http_channel import ChannelServer
+    from aimrt_protocols_py.http_channel import ChannelServer
 
     print(f'{count} POSTs of a 20-joint JointState ({len(body(0))} B protobuf), '
           'one kept-alive connection, sender in its own process')

@@ -18,7 +18,7 @@ AimRT >= 0.10's Header.sequence_num) is dropped with a warning logged once per
 topic (accept_unknown_fields true, the default, so that current AimRT works out of
 the box), or refused with HTTP 422 when accept_unknown_fields is false.
 
-Robustness: the HTTP server is bounded (http_channel.ChannelServer: connections,
+Robustness: the HTTP server is bounded (aimrt_protocols_py.http_channel.ChannelServer: connections,
 timeouts, sizes); commands go through a bounded queue with a worker per target
 (command_queue.CommandTarget), so a dead or hanging target never blocks the executor;
 text from peers is length-capped in logs and logs are rate-limited per reason.
@@ -28,11 +28,11 @@ import sys
 import threading
 
 from aimrt_bridge.command_queue import CommandTarget
-from aimrt_bridge.http_channel import ChannelPublisher, ChannelServer
 from aimrt_protocols_py import codec, conversions
 from aimrt_protocols_py.errors import (AimrtProtocolError, ConversionError, JsonFormatError,
                                        LossyConversionError, UnknownMessageTypeError,
                                        UnsupportedContentTypeError)
+from aimrt_protocols_py.http_channel import ChannelPublisher, ChannelServer
 from aimrt_protocols_py.messages import ImuState, JointCommand, JointState, TouchState
 from aimrt_protocols_py.messages import message_class
 from aimrt_protocols_py.ros_cdr import joint_state_to_ros_cdr
@@ -221,7 +221,7 @@ class AimrtBridge(Node):
         self._command_type = p['command_type_name']
         self._command_serialization = p['command_serialization']
         for ros_topic, aimrt_topic, addresses in zip(*lists):
-            targets = [CommandTarget(ChannelPublisher(a, p['http_timeout_sec']),
+            targets = [CommandTarget(ChannelPublisher(a, p['http_timeout_sec'], 'aimrt_bridge'),
                                      depth=int(p['command_queue_depth']),
                                      on_event=self._on_target_event)
                        for a in addresses.split(',') if a.strip()]

@@ -12,7 +12,7 @@ import socket
 import threading
 
 from aimrt_bridge.command_queue import CommandTarget
-from aimrt_bridge.http_channel import ChannelPublisher, ChannelServer
+from aimrt_protocols_py.http_channel import ChannelPublisher, ChannelServer
 import pytest
 
 

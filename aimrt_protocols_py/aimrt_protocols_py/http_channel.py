@@ -10,6 +10,9 @@ exactly urllib's quote_plus with safe=''), e.g. pb:aimrt.protocols.sensor.JointS
 content-type says application/protobuf or application/json.  The subscriber
 answers 200 (AimRT's publisher only logs non-200 answers).
 
+Both sides of the channel live here, shared by every AimRT peer in the workspace
+(aimrt_bridge, aimrt_mujoco_sim): ChannelServer (a subscriber) and ChannelPublisher.
+
 The server side is one uvloop (libuv) event loop in its own thread that owns every
 connection and frames requests itself (strict HTTP/1.1 request line and header syntax,
 Content-Length bodies, keep-alive, pipelining); the handler runs inline in that loop, so
@@ -73,8 +76,9 @@ def parse_address(address):
 class ChannelPublisher:
     """POSTs channel messages to one AimRT http subscriber over a kept-alive connection."""
 
-    def __init__(self, address, timeout_sec):
+    def __init__(self, address, timeout_sec, user_agent='aimrt_protocols_py'):
         self.host, self.port = parse_address(address)
+        self._user_agent = user_agent
         self.address = f'{self.host}:{self.port}'
         self._timeout = timeout_sec
         self._conn = None
@@ -83,7 +87,7 @@ class ChannelPublisher:
     def post(self, topic, msg_type, body, content_type):
         """Send one message; return the HTTP status. Raises OSError/HTTPException on failure."""
         path = channel_path(topic, msg_type)
-        headers = {'Content-Type': content_type, 'User-Agent': 'aimrt_bridge'}
+        headers = {'Content-Type': content_type, 'User-Agent': self._user_agent}
         with self._lock:
             # A kept-alive socket may have been closed by the peer since the last message:
             # one retry on a fresh connection then. A fresh connection that failed is not
