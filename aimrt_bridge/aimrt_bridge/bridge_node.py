@@ -40,7 +40,8 @@ from node_runtime import stop
 from node_runtime.bounded_text import bounded, RateLimiter
 from node_runtime.parameters import declare, on_change, Parameter
 import rclpy
-from rclpy.exceptions import InvalidParameterTypeException, InvalidParameterValueException
+from rclpy.exceptions import (InvalidHandle, InvalidParameterTypeException,
+                              InvalidParameterValueException)
 from rclpy.executors import SingleThreadedExecutor
 from rclpy.node import Node
 from rclpy.qos import QoSProfile
@@ -49,6 +50,10 @@ from rclpy.signals import SignalHandlerOptions
 
 # AimRT message kinds published as serialized bytes (same bytes, same errors as to_ros).
 CDR_FORMS = {JointState: joint_state_to_ros_cdr}
+
+# Commands taken from a subscription per executor callback at most (the rest wait for the
+# next callback, so the executor still serves everything else).
+COMMAND_BATCH = 64
 
 # AimRT message kinds the bridge can receive, by the name used in `state_types`.
 STATE_KINDS = {'JointState': JointState, 'ImuState': ImuState, 'TouchState': TouchState}
@@ -141,6 +146,15 @@ class StateRoute:
         self.to_ros = CDR_FORMS.get(aimrt_cls, to_ros)
 
 
+class CommandRoute:
+    """One ROS 2 command topic -> AimRT topic route and its targets."""
+
+    def __init__(self, aimrt_topic, targets):
+        self.aimrt_topic = aimrt_topic
+        self.targets = targets
+        self.subscription = None
+
+
 class AimrtBridge(Node):
     """The bridge node: HTTP server for AimRT states, queued POSTs for ROS 2 commands."""
 
@@ -226,9 +240,10 @@ class AimrtBridge(Node):
                                      on_event=self._on_target_event)
                        for a in addresses.split(',') if a.strip()]
             self._http_targets.extend(targets)
-            self.create_subscription(
+            route = CommandRoute(aimrt_topic, targets)
+            route.subscription = self.create_subscription(
                 conversions.ROS_FORMS[JointCommand][0], ros_topic,
-                lambda msg, t=aimrt_topic, ts=targets: self._on_command(msg, t, ts),
+                lambda msg, r=route: self._on_command_message(msg, r),
                 default_qos(), qos_overriding_options=options)
 
     # ------------------------------------------------------------ AimRT -> ROS 2
@@ -329,6 +344,26 @@ class AimrtBridge(Node):
             '(not representable in the ROS 2 message; see accept_unknown_fields)')
 
     # ------------------------------------------------------------ ROS 2 -> AimRT
+    def _on_command_message(self, ros_msg, route):
+        """
+        Forward a command, then the ones already waiting in the subscription (bounded).
+
+        The executor runs one callback per wake-up, and a wake-up costs more than a command;
+        taking what is already queued here (in order, as the executor would) lets a stream
+        of thousands of commands per second through.
+        """
+        self._on_command(ros_msg, route.aimrt_topic, route.targets)
+        sub = route.subscription
+        for _ in range(COMMAND_BATCH - 1):
+            try:
+                with sub.handle:
+                    taken = sub.handle.take_message(sub.msg_type, sub.raw)
+            except InvalidHandle:   # destroyed meanwhile
+                return
+            if taken is None:
+                return
+            self._on_command(taken[0], route.aimrt_topic, route.targets)
+
     def _on_command(self, ros_msg, aimrt_topic, targets):
         # the header travels as the ROS 2 publisher set it (stamp and frame_id)
         try:
