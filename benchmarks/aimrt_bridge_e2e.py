@@ -316,7 +316,7 @@ def main():
         'state_ros_topics': ['bench/joint_states'],
         'command_ros_topics': ['bench/joint_command'], 'command_aimrt_topics': ['bench_cmd'],
         'command_addresses': [f'127.0.0.1:{target.port}'], 'command_queue_depth': depth,
-        'qos_overrides': {'/bench/joint_states': {'publisher': {'depth': 1000}},
+        'qos_overrides': {'/bench/joint_states': {'publisher': {'depth': depth}},
                           '/bench/joint_command': {'subscription': {'depth': depth}}}}}}
     cfg = tempfile.NamedTemporaryFile('w', suffix='.yaml', delete=False)
     json.dump(params, cfg)
@@ -339,8 +339,10 @@ def main():
     def on_raw(data):
         sec, nanosec = unpack(data, 4)      # after the 4-byte CDR encapsulation header
         received.append((sec * 1_000_000_000 + nanosec, time.monotonic_ns()))
+    # histories as deep as the run: a subscriber here that falls behind on a loaded
+    # machine must not turn into DDS history overwrites counted as bridge losses
     node.create_subscription(RosJointState, 'bench/joint_states', on_raw,
-                             QoSProfile(depth=1000), raw=True)
+                             QoSProfile(depth=depth), raw=True)
     cmd_pub = node.create_publisher(RosJointCommand, 'bench/joint_command',
                                     QoSProfile(depth=depth))
     try:
@@ -363,7 +365,7 @@ def main():
         # ---------------------------------------------------- state direction, burst
         received.clear()
         ok, post_s = run_sender(port, 'burst', count, spin)
-        stragglers = time.monotonic() + 3     # messages still queued after the last POST
+        stragglers = time.monotonic() + 10    # messages still queued after the last POST
         while len(received) < count and time.monotonic() < stragglers:
             spin(0.02)
         stamps = [s for s, _ in received]
@@ -401,7 +403,7 @@ def main():
             template.header.stamp.nanosec = i + 1
             cmd_pub.publish(template)
         publish_rate = count / (time.perf_counter() - start)
-        target.wait_all(10.0, spin)
+        target.wait_all(30.0, spin)
         got, cmd_in_order, cmd_span = target.result()
         target = None
         cmd_rate = (got - 1) / cmd_span if got > 1 and cmd_span > 0 else float('nan')
