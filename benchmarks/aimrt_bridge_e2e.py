@@ -1,89 +1,222 @@
 # SPDX-License-Identifier: Apache-2.0
 """
-End to end through aimrt_bridge_node: HTTP POST -> bridge -> ROS 2 subscriber.
+Both directions through aimrt_bridge_node, beside the HTTP-only floor of its server.
 
-The POSTs are protobuf, a 20-joint JointState, on one kept-alive connection, as AimRT's http
-backend sends; a sensor_msgs/JointState subscriber in this process receives them.
+State direction (AimRT -> ROS 2): a 20-joint protobuf JointState POSTed on one kept-alive
+connection by a raw-socket sender in its own process (request bytes built before the clock
+starts, up to WINDOW requests pipelined), received by a raw sensor_msgs/JointState
+subscription here, counted and checked in order (the header stamp carries the sequence
+number). Latency: the sender stamps each message with CLOCK_MONOTONIC (system-wide) just
+before its POST at 1 kHz, the subscriber subtracts it from CLOCK_MONOTONIC in its callback.
+The bridge's CPU share over the 1 kHz run comes from /proc/<pid>/stat.
 
-The sender is a separate process (as the AimRT peer is). Printed beside the figures:
-- floor: the same sender against the bridge's own HTTP server (http_channel.ChannelServer,
-  same set-up) whose handler only answers 200, in this process: the HTTP
-  machinery alone, no decoding, no ROS;
-- targets (issue 12): >= 5000 msg/s end to end, none lost; POST -> ROS callback latency
-  p50 <= 200 us at 1 kHz offered.
-Latency: the sender stamps each message with CLOCK_MONOTONIC (system-wide) just before
-its POST; the subscriber subtracts it from CLOCK_MONOTONIC in its callback.
-The throughput subscriber is a raw subscription (counts serialized messages); the latency
-subscriber deserializes each message. Both are spun by an EventsExecutor.
+Command direction (ROS 2 -> AimRT): aimrt_protocols_msgs/JointCommand published here as fast
+as rclpy allows, forwarded by the bridge to a fast AimRT target (a raw uvloop server in its
+own process answering 200 to every request), counted and checked in order there.
+
+Floors, same run: the bridge's own HTTP server (aimrt_protocols_py.http_channel.ChannelServer)
+with a no-op handler, driven by the same sender; the fast target driven by the same sender.
 
 Needs the workspace installed and sourced.  Uses a free ROS_DOMAIN_ID (workspace_testing) and
-localhost-only discovery; the bridge process is always stopped.
-Usage: python3 benchmarks/aimrt_bridge_e2e.py [messages, default 3000] [latency seconds, 3]
+localhost-only discovery; the child processes are always stopped.
+Usage: python3 benchmarks/aimrt_bridge_e2e.py [messages, default 20000] [latency seconds, 5]
 """
-import http.client
 import json
 import os
-import statistics
+import select
+import signal
+import socket
+import struct
 import subprocess
 import sys
 import tempfile
 import time
 
-PATH = '/channel/bench/pb%3Aaimrt.protocols.sensor.JointState'
-HEADERS = {'Content-Type': 'application/protobuf'}
+PATH = b'/channel/bench/pb%3Aaimrt.protocols.sensor.JointState'
+WINDOW = 128            # requests in flight at most (pipelined)
 TARGET_RATE = 5000
-TARGET_P50_US = 200
+TARGET_P50_US = 300
+TARGET_P99_US = 1000
+TARGET_COMMANDS = 5000
+JOINTS = 20
 
 
-def body(seq, stamp_ns=None):
+def joints_bytes():
+    """Return the serialized JointState.joints field of the benchmark message."""
     from aimrt_protocols_py import codec
-    from aimrt_protocols_py.messages import Header, JointState
-    msg = JointState(header=Header(time_stamp=stamp_ns or time.time_ns(), frame_id='base'))
-    for i in range(20):
-        msg.joints.add(name=f'joint_{i:02d}', position=seq + 0.1 * i, velocity=0.0, effort=i)
+    from aimrt_protocols_py.messages import JointState
+    msg = JointState()
+    for i in range(JOINTS):
+        msg.joints.add(name=f'joint_{i:02d}', position=0.1 * i, velocity=0.0, effort=i)
     return codec.encode(msg)
 
 
-def sender(port, mode, amount):
-    """
-    Child process: POST messages and print the count and seconds.
+def header_bytes(stamp_ns):
+    """Return the serialized JointState.header field with time_stamp = stamp_ns."""
+    from aimrt_protocols_py import codec
+    from aimrt_protocols_py.messages import Header, JointState
+    return codec.encode(JointState(header=Header(time_stamp=stamp_ns, frame_id='base')))
 
-    'burst' POSTs `amount` messages back to back; 'paced' POSTs at 1 kHz for `amount`
-    seconds, each stamped with CLOCK_MONOTONIC.
-    """
-    conn = http.client.HTTPConnection('127.0.0.1', port, timeout=5)
+
+def request(body):
+    """Return the bytes of one channel POST (as AimRT's http backend sends it)."""
+    return (b'POST ' + PATH + b' HTTP/1.1\r\nHost: 127.0.0.1\r\n'
+            b'Content-Type: application/protobuf\r\nContent-Length: %d\r\n\r\n' % len(body)
+            ) + body
+
+
+def connect(port):
+    sock = socket.create_connection(('127.0.0.1', port), timeout=10)
+    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    return sock
+
+
+class Answers:
+    """Counts the answers read from a socket (every answer here has an empty body)."""
+
+    def __init__(self, sock):
+        self.sock, self.tail, self.count, self.ok = sock, b'', 0, 0
+
+    def read(self):
+        data = self.sock.recv(1 << 16)
+        if not data:
+            raise SystemExit('the server closed the connection')
+        buf = self.tail + data
+        end = buf.rfind(b'\r\n\r\n')
+        if end < 0:
+            self.tail = buf
+            return
+        done, self.tail = buf[:end + 4], buf[end + 4:]
+        self.count += done.count(b'\r\n\r\n')
+        self.ok += done.count(b'HTTP/1.1 200 ')
+
+
+def send_burst(port, amount):
+    """POST `amount` messages (stamp = sequence number), WINDOW deep; (answered 200, s)."""
+    joints = joints_bytes()
+    reqs = [request(header_bytes(i + 1) + joints) for i in range(amount)]
+    sock = connect(port)
+    answers = Answers(sock)
     sent = 0
-    if mode == 'burst':
-        bodies = [body(i) for i in range(int(amount))]
-        start = time.perf_counter()
-        for b in bodies:
-            conn.request('POST', PATH, b, HEADERS)
-            rsp = conn.getresponse()
-            rsp.read()
-            sent += rsp.status == 200
-    else:
-        body(0)     # import the codec before the paced loop starts
-        start = time.perf_counter()
-        nxt = start
-        while time.perf_counter() - start < amount:
-            nxt += 0.001
-            conn.request('POST', PATH, body(sent, time.monotonic_ns()), HEADERS)
-            rsp = conn.getresponse()
-            rsp.read()
-            sent += rsp.status == 200
-            delay = nxt - time.perf_counter()
-            if delay > 0:
-                time.sleep(delay)
-    print(sent, time.perf_counter() - start, flush=True)
-    conn.close()
+    start = time.perf_counter()
+    while answers.count < amount:
+        if sent < amount and sent - answers.count < WINDOW // 2:
+            upto = min(amount, answers.count + WINDOW)
+            sock.sendall(b''.join(reqs[sent:upto]))
+            sent = upto
+        answers.read()
+    secs = time.perf_counter() - start
+    sock.close()
+    return answers.ok, secs
+
+
+def send_paced(port, seconds, rate_hz=1000.0):
+    """POST at rate_hz for `seconds`, each stamped with CLOCK_MONOTONIC; (answered 200, s)."""
+    joints = joints_bytes()
+    sock = connect(port)
+    sock.setblocking(False)
+    answers = Answers(sock)
+    sent = 0
+    period = 1.0 / rate_hz
+    start = time.perf_counter()
+    nxt = start
+    while nxt - start < seconds:
+        while True:
+            left = nxt - time.perf_counter()
+            if left <= 0:
+                break
+            if select.select([sock], [], [], left)[0]:
+                answers.read()
+        sock.sendall(request(header_bytes(time.monotonic_ns()) + joints))
+        sent += 1
+        nxt += period
+    sock.setblocking(True)
+    sock.settimeout(5)
+    while answers.count < sent:
+        answers.read()
+    secs = time.perf_counter() - start
+    sock.close()
+    return answers.ok, secs
+
+
+def _stamp_of_body(body):
+    """Header.time_stamp of a protobuf JointState/JointCommand body (field 1, field 1)."""
+    if len(body) < 4 or body[0] != 0x0a or body[2] != 0x08:
+        return -1
+    value = shift = 0
+    for byte in body[3:14]:
+        value |= (byte & 0x7f) << shift
+        shift += 7
+        if byte < 0x80:
+            return value
+    return -1
+
+
+def fast_target(expected):
+    """
+    Child process: an AimRT http-channel subscriber as fast as asyncio/uvloop gets.
+
+    Answers 200 to every request (pipelined ones too), counts them and checks that the
+    header stamps increase; prints 'all' after `expected` requests; on SIGTERM prints
+    count, in_order, first and last monotonic s.
+    """
+    import asyncio
+    import uvloop
+    ok = (b'HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n')
+    stats = {'count': 0, 'last': -1, 'in_order': True, 'first_t': 0.0, 'last_t': 0.0}
+
+    class TargetProtocol(asyncio.Protocol):
+        def connection_made(self, transport):
+            self.transport, self.buf = transport, b''
+            transport.get_extra_info('socket').setsockopt(
+                socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+        def data_received(self, data):
+            buf = self.buf + data
+            pos, answers = 0, 0
+            while True:
+                end = buf.find(b'\r\n\r\n', pos)
+                if end < 0:
+                    break
+                head = buf[pos:end].lower()
+                at = head.find(b'content-length:')
+                length = int(head[at + 15:head.find(b'\r\n', at) if head.find(
+                    b'\r\n', at) > 0 else None]) if at >= 0 else 0
+                if len(buf) < end + 4 + length:
+                    break
+                stamp = _stamp_of_body(buf[end + 4:end + 4 + length])
+                if stamp <= stats['last']:
+                    stats['in_order'] = False
+                stats['last'] = stamp
+                pos = end + 4 + length
+                answers += 1
+            if answers:
+                now = time.monotonic()
+                if not stats['count']:
+                    stats['first_t'] = now
+                stats['count'] += answers
+                stats['last_t'] = now
+                if stats['count'] - answers < expected <= stats['count']:
+                    print('all', flush=True)
+                self.transport.write(ok * answers)
+            self.buf = buf[pos:]
+
+    loop = uvloop.new_event_loop()
+    server = loop.run_until_complete(loop.create_server(TargetProtocol, '127.0.0.1', 0))
+    print(server.sockets[0].getsockname()[1], flush=True)
+    loop.add_signal_handler(signal.SIGTERM, loop.stop)
+    loop.run_forever()
+    print(stats['count'], int(stats['in_order']), stats['first_t'], stats['last_t'],
+          flush=True)
 
 
 def run_sender(port, mode, amount, spin=None):
+    """Run the sender in its own process; spin the executor meanwhile; (answered, s)."""
     child = subprocess.Popen([sys.executable, os.path.abspath(__file__), '--sender', str(port),
                               mode, str(amount)], stdout=subprocess.PIPE, text=True)
     while child.poll() is None:
         if spin is not None:
-            spin(0.02)
+            spin(0.005)
         else:
             time.sleep(0.02)
     out = child.stdout.read().split()
@@ -92,42 +225,99 @@ def run_sender(port, mode, amount, spin=None):
     return int(out[0]), float(out[1])
 
 
+class Target:
+    """The fast target in its own process."""
+
+    def __init__(self, expected):
+        self.proc = subprocess.Popen([sys.executable, os.path.abspath(__file__), '--target',
+                                      str(expected)], stdout=subprocess.PIPE, text=True)
+        self.port = int(self.proc.stdout.readline())
+
+    def wait_all(self, timeout, spin):
+        """Spin until the target has all it expects, or timeout s."""
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            if select.select([self.proc.stdout], [], [], 0)[0]:
+                self.proc.stdout.readline()
+                return
+            spin(0.05)
+
+    def result(self):
+        """Stop it; (count, in order, seconds from the first to the last request)."""
+        self.proc.send_signal(signal.SIGTERM)
+        out = self.proc.communicate(timeout=10)[0].split()[-4:]
+        count, in_order, first_t, last_t = int(out[0]), out[1] == '1', float(out[2]), \
+            float(out[3])
+        return count, in_order, last_t - first_t
+
+
+def cpu_seconds(pid):
+    """User + system CPU seconds of a process so far."""
+    with open(f'/proc/{pid}/stat') as f:
+        fields = f.read().rsplit(')', 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf('SC_CLK_TCK')
+
+
+def percentiles(values):
+    v = sorted(values) or [float('nan')]
+    return {q: v[min(len(v) - 1, int(q * len(v)))] for q in (0.5, 0.9, 0.99)}
+
+
 def main():
     if len(sys.argv) > 1 and sys.argv[1] == '--sender':
-        sender(int(sys.argv[2]), sys.argv[3], float(sys.argv[4]))
+        port, mode, amount = int(sys.argv[2]), sys.argv[3], float(sys.argv[4])
+        ok, secs = (send_burst(port, int(amount)) if mode == 'burst'
+                    else send_paced(port, amount))
+        print(ok, secs, flush=True)
         return
-    count = int(sys.argv[1]) if len(sys.argv) > 1 else 3000
-    latency_s = float(sys.argv[2]) if len(sys.argv) > 2 else 3.0
+    if len(sys.argv) > 1 and sys.argv[1] == '--target':
+        fast_target(int(sys.argv[2]))
+        return
+    count = int(sys.argv[1]) if len(sys.argv) > 1 else 20000
+    latency_s = float(sys.argv[2]) if len(sys.argv) > 2 else 5.0
     from workspace_testing import allocate_domain, free_port, stop as stop_node
     os.environ['ROS_DOMAIN_ID'] = os.environ.get('AIMRT_BENCH_DOMAIN_ID',
                                                  str(allocate_domain()))
     os.environ['ROS_AUTOMATIC_DISCOVERY_RANGE'] = 'LOCALHOST'
 
-    import rclpy
+    from aimrt_protocols_msgs.msg import JointCommand as RosJointCommand
+    from aimrt_protocols_py.http_channel import ChannelServer
     from ament_index_python.packages import get_package_prefix
+    import rclpy
     from rclpy.experimental import EventsExecutor
     from rclpy.qos import QoSProfile
     from sensor_msgs.msg import JointState as RosJointState
 
-    from aimrt_bridge.http_channel import ChannelServer
-
-    print(f'{count} POSTs of a 20-joint JointState ({len(body(0))} B protobuf), '
-          'one kept-alive connection, sender in its own process')
+    print(f'load average before: {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} '
+          f'{os.getloadavg()[2]:.2f} (2 cores)')
+    size = len(header_bytes(time.monotonic_ns()) + joints_bytes())
+    print(f'{count} POSTs of a {JOINTS}-joint JointState ({size} B protobuf), one kept-alive '
+          f'connection, up to {WINDOW} pipelined, raw-socket sender in its own process')
     floor_server = ChannelServer('127.0.0.1', 0, lambda *a: (200, 'OK'))
     floor_server.start()
     try:
-        sent, secs = run_sender(floor_server.port, 'burst', count)
+        ok, secs = run_sender(floor_server.port, 'burst', count)
     finally:
         floor_server.stop()
-    floor_rate = sent / secs
-    print(f'floor: HTTP only (ChannelServer answering 200, no decode, no ROS): '
-          f'{floor_rate:8.0f} msg/s')
+    floor_rate = ok / secs
+    print(f'floor: HTTP only (ChannelServer, no-op handler):   {floor_rate:8.0f} msg/s '
+          f'({ok} of {count} answered 200)')
+    target = Target(count)
+    ok, secs = run_sender(target.port, 'burst', count)
+    target.result()
+    target_floor_rate = ok / secs
+    print(f'floor: the fast command target alone (same sender): {target_floor_rate:8.0f} req/s')
 
+    target = Target(count)
     port = free_port()
+    depth = max(1000, count)
     params = {'aimrt_bridge': {'ros__parameters': {
         'http_port': port, 'state_aimrt_topics': ['bench'], 'state_types': ['JointState'],
         'state_ros_topics': ['bench/joint_states'],
-        'qos_overrides': {'/bench/joint_states': {'publisher': {'depth': 1000}}}}}}
+        'command_ros_topics': ['bench/joint_command'], 'command_aimrt_topics': ['bench_cmd'],
+        'command_addresses': [f'127.0.0.1:{target.port}'], 'command_queue_depth': depth,
+        'qos_overrides': {'/bench/joint_states': {'publisher': {'depth': depth}},
+                          '/bench/joint_command': {'subscription': {'depth': depth}}}}}}
     cfg = tempfile.NamedTemporaryFile('w', suffix='.yaml', delete=False)
     json.dump(params, cfg)
     cfg.close()
@@ -142,66 +332,102 @@ def main():
 
     def spin(timeout):
         executor.spin_once(timeout_sec=timeout)    # EventsExecutor: always with a timeout
-    got = [0]
-    latencies = []
-    node.create_subscription(RosJointState, 'bench/joint_states',
-                             lambda m: got.__setitem__(0, got[0] + 1), QoSProfile(depth=1000),
-                             raw=True)
 
-    def on_stamped(msg):
-        sent_ns = msg.header.stamp.sec * 1_000_000_000 + msg.header.stamp.nanosec
-        latencies.append((time.monotonic_ns() - sent_ns) / 1000.0)
+    received = []       # (header stamp ns, monotonic ns at the callback)
+    unpack = struct.Struct('<iI').unpack_from
+
+    def on_raw(data):
+        sec, nanosec = unpack(data, 4)      # after the 4-byte CDR encapsulation header
+        received.append((sec * 1_000_000_000 + nanosec, time.monotonic_ns()))
+    # histories as deep as the run: a subscriber here that falls behind on a loaded
+    # machine must not turn into DDS history overwrites counted as bridge losses
+    node.create_subscription(RosJointState, 'bench/joint_states', on_raw,
+                             QoSProfile(depth=depth), raw=True)
+    cmd_pub = node.create_publisher(RosJointCommand, 'bench/joint_command',
+                                    QoSProfile(depth=depth))
     try:
-        deadline = time.monotonic() + 30
-        while node.count_publishers('bench/joint_states') == 0 or not got[0]:
+        deadline = time.monotonic() + 60
+        while not received or not cmd_pub.get_subscription_count():
             if time.monotonic() > deadline or proc.poll() is not None:
                 raise SystemExit('bridge did not come up')
-            try:  # warm-up until the first message makes it through
-                c = http.client.HTTPConnection('127.0.0.1', port, timeout=2)
-                c.request('POST', PATH, body(0), HEADERS)
-                c.getresponse().read()
-                c.close()
+            try:   # warm-up until the first message makes it through
+                sock = connect(port)
+                sock.sendall(request(header_bytes(1) + joints_bytes()))
+                sock.recv(1024)
+                sock.close()
             except OSError:
                 pass
             spin(0.1)
         settle = time.monotonic() + 0.5
         while time.monotonic() < settle:
             spin(0.02)
-        got[0] = 0
-        start = time.perf_counter()
-        sent, post_s = run_sender(port, 'burst', count, spin)
-        stragglers = time.monotonic() + 2  # messages still queued after the last POST
-        while got[0] < count and time.monotonic() < stragglers:
-            spin(0.02)
-        rate = got[0] / (time.perf_counter() - start if got[0] < count else post_s)
-        lost = count - got[0]
-        print(f'HTTP POST rate (bridge answered 200):  {sent / post_s:8.0f} msg/s')
-        print(f'received on ROS 2:                     {got[0]} of {count}')
-        print(f'end to end:                            {rate:8.0f} msg/s  '
-              f'(target >= {TARGET_RATE}, none lost; floor {floor_rate:.0f})')
 
-        node.create_subscription(RosJointState, 'bench/joint_states', on_stamped,
-                                 QoSProfile(depth=1000))
+        # ---------------------------------------------------- state direction, burst
+        received.clear()
+        ok, post_s = run_sender(port, 'burst', count, spin)
+        stragglers = time.monotonic() + 10    # messages still queued after the last POST
+        while len(received) < count and time.monotonic() < stragglers:
+            spin(0.02)
+        stamps = [s for s, _ in received]
+        in_order = stamps == sorted(stamps) and len(set(stamps)) == len(stamps)
+        lost = count - len(received)
+        span = (received[-1][1] - received[0][1]) / 1e9 if len(received) > 1 else float('nan')
+        rate = (len(received) - 1) / span
+        print(f'HTTP POST rate (bridge answered 200):  {ok / post_s:8.0f} msg/s '
+              f'({ok} of {count})')
+        print(f'state end to end:                      {rate:8.0f} msg/s, {len(received)} '
+              f'of {count} received, {"in order" if in_order else "OUT OF ORDER"} '
+              f'(target >= {TARGET_RATE}, none lost, in order; floor {floor_rate:.0f})')
+
+        # ---------------------------------------------------- state direction, 1 kHz
         for _ in range(20):
-            spin(0.02)
-        latencies.clear()
+            spin(0.01)
+        received.clear()
+        cpu0, wall0 = cpu_seconds(proc.pid), time.monotonic()
         sent, secs = run_sender(port, 'paced', latency_s, spin)
+        cpu = (cpu_seconds(proc.pid) - cpu0) / (time.monotonic() - wall0) * 100
         stragglers = time.monotonic() + 1
-        while len(latencies) < sent and time.monotonic() < stragglers:
+        while len(received) < sent and time.monotonic() < stragglers:
             spin(0.02)
-        lat = sorted(latencies) or [float('nan')]
-        p = lambda q: lat[min(len(lat) - 1, int(q * len(lat)))]  # noqa: E731
-        print(f'1 kHz offered for {latency_s:.0f} s: {sent} POSTed, {len(latencies)} received; '
-              f'POST -> ROS callback latency p50 {statistics.median(lat):.0f} us, '
-              f'p90 {p(0.9):.0f} us, p99 {p(0.99):.0f} us (target p50 <= {TARGET_P50_US} us)')
-        print(f'RESULT end to end {rate:.0f} msg/s, {lost} lost (target >= '
-              f'{TARGET_RATE}, none lost; HTTP-only floor {floor_rate:.0f} msg/s); latency p50 '
-              f'{statistics.median(lat):.0f} us (target <= {TARGET_P50_US} us)')
+        lat = percentiles([(t - s) / 1000.0 for s, t in received])
+        print(f'1 kHz offered for {latency_s:.0f} s: {sent} POSTed, {len(received)} received; '
+              f'POST -> ROS callback p50 {lat[0.5]:.0f} us (target <= {TARGET_P50_US}), '
+              f'p90 {lat[0.9]:.0f} us, p99 {lat[0.99]:.0f} us (target <= {TARGET_P99_US}); '
+              f'bridge CPU {cpu:.0f} % of one core')
+
+        # ---------------------------------------------------- command direction
+        template = RosJointCommand(name=[f'joint_{i:02d}' for i in range(JOINTS)],
+                                   position=[0.1] * JOINTS)
+        start = time.perf_counter()
+        for i in range(count):
+            template.header.stamp.nanosec = i + 1
+            cmd_pub.publish(template)
+        publish_rate = count / (time.perf_counter() - start)
+        target.wait_all(30.0, spin)
+        got, cmd_in_order, cmd_span = target.result()
+        target = None
+        cmd_rate = (got - 1) / cmd_span if got > 1 and cmd_span > 0 else float('nan')
+        print(f'commands ROS -> fast target:           {cmd_rate:8.0f} cmd/s, {got} of {count} '
+              f'received, {"in order" if cmd_in_order else "OUT OF ORDER"} (target >= '
+              f'{TARGET_COMMANDS}; floors: target alone {target_floor_rate:.0f} req/s, '
+              f'rclpy publish here {publish_rate:.0f} msg/s)')
+        load = os.getloadavg()
+        print(f'RESULT state {rate:.0f} msg/s, {lost} lost, '
+              f'{"in order" if in_order else "OUT OF ORDER"} (target >= {TARGET_RATE}; '
+              f'HTTP-only floor {floor_rate:.0f}); latency p50 {lat[0.5]:.0f} us, p99 '
+              f'{lat[0.99]:.0f} us at 1 kHz (targets {TARGET_P50_US} / {TARGET_P99_US} us); '
+              f'bridge CPU {cpu:.0f} % at 1 kHz; commands {cmd_rate:.0f} cmd/s, '
+              f'{count - got} lost (target >= {TARGET_COMMANDS}; target-alone floor '
+              f'{target_floor_rate:.0f}); load average {load[0]:.2f} {load[1]:.2f} '
+              f'{load[2]:.2f}')
     finally:
         executor.shutdown()
         node.destroy_node()
         rclpy.try_shutdown()
         stop_node(proc)
+        if target is not None:
+            target.proc.kill()
+            target.proc.wait()
         os.unlink(cfg.name)
 
 

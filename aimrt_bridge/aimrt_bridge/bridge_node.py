@@ -18,7 +18,7 @@ AimRT >= 0.10's Header.sequence_num) is dropped with a warning logged once per
 topic (accept_unknown_fields true, the default, so that current AimRT works out of
 the box), or refused with HTTP 422 when accept_unknown_fields is false.
 
-Robustness: the HTTP server is bounded (http_channel.ChannelServer: connections,
+Robustness: the HTTP server is bounded (aimrt_protocols_py.http_channel.ChannelServer: connections,
 timeouts, sizes); commands go through a bounded queue with a worker per target
 (command_queue.CommandTarget), so a dead or hanging target never blocks the executor;
 text from peers is length-capped in logs and logs are rate-limited per reason.
@@ -28,11 +28,11 @@ import sys
 import threading
 
 from aimrt_bridge.command_queue import CommandTarget
-from aimrt_bridge.http_channel import ChannelPublisher, ChannelServer
 from aimrt_protocols_py import codec, conversions
 from aimrt_protocols_py.errors import (AimrtProtocolError, ConversionError, JsonFormatError,
                                        LossyConversionError, UnknownMessageTypeError,
                                        UnsupportedContentTypeError)
+from aimrt_protocols_py.http_channel import ChannelPublisher, ChannelServer
 from aimrt_protocols_py.messages import ImuState, JointCommand, JointState, TouchState
 from aimrt_protocols_py.messages import message_class
 from aimrt_protocols_py.ros_cdr import joint_state_to_ros_cdr
@@ -40,7 +40,8 @@ from node_runtime import stop
 from node_runtime.bounded_text import bounded, RateLimiter
 from node_runtime.parameters import declare, on_change, Parameter
 import rclpy
-from rclpy.exceptions import InvalidParameterTypeException, InvalidParameterValueException
+from rclpy.exceptions import (InvalidHandle, InvalidParameterTypeException,
+                              InvalidParameterValueException)
 from rclpy.executors import SingleThreadedExecutor
 from rclpy.node import Node
 from rclpy.qos import QoSProfile
@@ -49,6 +50,10 @@ from rclpy.signals import SignalHandlerOptions
 
 # AimRT message kinds published as serialized bytes (same bytes, same errors as to_ros).
 CDR_FORMS = {JointState: joint_state_to_ros_cdr}
+
+# Commands taken from a subscription per executor callback at most (the rest wait for the
+# next callback, so the executor still serves everything else).
+COMMAND_BATCH = 64
 
 # AimRT message kinds the bridge can receive, by the name used in `state_types`.
 STATE_KINDS = {'JointState': JointState, 'ImuState': ImuState, 'TouchState': TouchState}
@@ -141,6 +146,15 @@ class StateRoute:
         self.to_ros = CDR_FORMS.get(aimrt_cls, to_ros)
 
 
+class CommandRoute:
+    """One ROS 2 command topic -> AimRT topic route and its targets."""
+
+    def __init__(self, aimrt_topic, targets):
+        self.aimrt_topic = aimrt_topic
+        self.targets = targets
+        self.subscription = None
+
+
 class AimrtBridge(Node):
     """The bridge node: HTTP server for AimRT states, queued POSTs for ROS 2 commands."""
 
@@ -221,14 +235,15 @@ class AimrtBridge(Node):
         self._command_type = p['command_type_name']
         self._command_serialization = p['command_serialization']
         for ros_topic, aimrt_topic, addresses in zip(*lists):
-            targets = [CommandTarget(ChannelPublisher(a, p['http_timeout_sec']),
+            targets = [CommandTarget(ChannelPublisher(a, p['http_timeout_sec'], 'aimrt_bridge'),
                                      depth=int(p['command_queue_depth']),
                                      on_event=self._on_target_event)
                        for a in addresses.split(',') if a.strip()]
             self._http_targets.extend(targets)
-            self.create_subscription(
+            route = CommandRoute(aimrt_topic, targets)
+            route.subscription = self.create_subscription(
                 conversions.ROS_FORMS[JointCommand][0], ros_topic,
-                lambda msg, t=aimrt_topic, ts=targets: self._on_command(msg, t, ts),
+                lambda msg, r=route: self._on_command_message(msg, r),
                 default_qos(), qos_overriding_options=options)
 
     # ------------------------------------------------------------ AimRT -> ROS 2
@@ -329,6 +344,26 @@ class AimrtBridge(Node):
             '(not representable in the ROS 2 message; see accept_unknown_fields)')
 
     # ------------------------------------------------------------ ROS 2 -> AimRT
+    def _on_command_message(self, ros_msg, route):
+        """
+        Forward a command, then the ones already waiting in the subscription (bounded).
+
+        The executor runs one callback per wake-up, and a wake-up costs more than a command;
+        taking what is already queued here (in order, as the executor would) lets a stream
+        of thousands of commands per second through.
+        """
+        self._on_command(ros_msg, route.aimrt_topic, route.targets)
+        sub = route.subscription
+        for _ in range(COMMAND_BATCH - 1):
+            try:
+                with sub.handle:
+                    taken = sub.handle.take_message(sub.msg_type, sub.raw)
+            except InvalidHandle:   # destroyed meanwhile
+                return
+            if taken is None:
+                return
+            self._on_command(taken[0], route.aimrt_topic, route.targets)
+
     def _on_command(self, ros_msg, aimrt_topic, targets):
         # the header travels as the ROS 2 publisher set it (stamp and frame_id)
         try:

@@ -3,7 +3,9 @@
 Commands to AimRT subscribers: a bounded queue and a worker thread per target.
 
 The ROS 2 executor only enqueues (never waits on the network). Each target's worker
-POSTs what is queued; when a target is slow, dead or hanging its queue fills and the
+POSTs what is queued, pipelined on its kept-alive connection once the target has kept
+one alive (up to PIPELINE_DEPTH commands in flight; ChannelPublisher.post_many), one at a
+time before that; when a target is slow, dead or hanging its queue fills and the
 oldest commands are dropped (the newest command is the one that matters), counted in
 ``dropped``; failed POSTs are counted in ``failed``, non-200 answers in ``refused``,
 commands still queued when the target is stopped in ``unsent``.
@@ -11,10 +13,13 @@ Other targets, and every other data path of the bridge, are not affected.
 """
 
 import collections
-import http.client
 import threading
 
 from node_runtime.bounded_text import bounded
+
+
+#: Commands in flight at most on one target's connection.
+PIPELINE_DEPTH = 64
 
 
 class CommandTarget:
@@ -35,7 +40,7 @@ class CommandTarget:
         self._depth = depth
         self._cond = threading.Condition()
         self._stopped = False
-        self._busy = False
+        self._busy = 0         # commands in flight
         self._on_event = on_event or (lambda target, reason, text: None)
         self.sent = 0
         self.failed = 0
@@ -82,30 +87,32 @@ class CommandTarget:
                 self._cond.wait_for(lambda: self._queue or self._stopped)
                 if self._stopped:
                     return
-                item = self._queue.popleft()
-                self._busy = True
-            reason, text = self._post(item)
+                take = PIPELINE_DEPTH if self.publisher.pipelining else 1
+                items = [self._queue.popleft() for _ in range(min(take, len(self._queue)))]
+                self._busy = len(items)
+            outcomes = [self._outcome(r) for r in self.publisher.post_many(items)]
             with self._cond:
-                self._busy = False
-                if reason == 'sent':
-                    self.sent += 1
-                elif reason == 'failed':
-                    self.failed += 1
-                    self.last_error = text
-                else:
-                    self.refused += 1
-                    self.last_error = text
+                self._busy = 0
+                for reason, text in outcomes:
+                    if reason == 'sent':
+                        self.sent += 1
+                    elif reason == 'failed':
+                        self.failed += 1
+                        self.last_error = text
+                    else:
+                        self.refused += 1
+                        self.last_error = text
                 self._cond.notify_all()
-            if reason != 'sent':
-                self._on_event(self, reason, text)
+            for reason, text in outcomes:
+                if reason != 'sent':
+                    self._on_event(self, reason, text)
 
-    def _post(self, item):
-        try:
-            status = self.publisher.post(*item)
-        except (OSError, http.client.HTTPException) as exc:
-            return 'failed', bounded('%s: %s' % (type(exc).__name__, exc))
-        if status != 200:
-            return 'refused', 'answered HTTP %d' % status
+    @staticmethod
+    def _outcome(result):
+        if isinstance(result, Exception):
+            return 'failed', bounded('%s: %s' % (type(result).__name__, result))
+        if result != 200:
+            return 'refused', 'answered HTTP %d' % result
         return 'sent', ''
 
     def stop(self, timeout=1.0):

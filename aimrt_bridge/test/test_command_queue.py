@@ -12,7 +12,7 @@ import socket
 import threading
 
 from aimrt_bridge.command_queue import CommandTarget
-from aimrt_bridge.http_channel import ChannelPublisher, ChannelServer
+from aimrt_protocols_py.http_channel import ChannelPublisher, ChannelServer
 import pytest
 
 
@@ -114,3 +114,29 @@ def _wait(predicate, timeout=10.0):
         return predicate()
     finally:
         end.cancel()
+
+
+def test_a_burst_to_a_keep_alive_target_is_pipelined_in_order(live_target):
+    address, got = live_target
+    publisher = ChannelPublisher(address, 5.0)
+    batches = []
+    post_many = publisher.post_many
+
+    def recording_post_many(items):
+        batches.append(len(items))
+        return post_many(items)
+    publisher.post_many = recording_post_many
+    target = CommandTarget(publisher, depth=1000)
+    try:
+        target.submit('cmd', 'pb:x', b'first', 'application/protobuf')
+        assert target.wait_idle(timeout=20)
+        for i in range(500):
+            target.submit('cmd', 'pb:x', b'cmd%d' % i, 'application/protobuf')
+        assert target.wait_idle(timeout=20)
+        st = target.status()
+    finally:
+        target.stop()
+    assert got == [b'first'] + [b'cmd%d' % i for i in range(500)]
+    assert (st['sent'], st['failed'], st['dropped']) == (501, 0, 0)
+    assert batches[0] == 1 and max(batches) > 1     # alone on a new connection, then batches
+    assert max(batches) <= 64

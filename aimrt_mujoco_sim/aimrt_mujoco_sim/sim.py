@@ -160,7 +160,7 @@ class StatePoster:
     """
 
     def __init__(self, addresses, timeout):
-        from aimrt_bridge.http_channel import ChannelPublisher
+        from aimrt_protocols_py.http_channel import ChannelPublisher
         self.targets = [ChannelPublisher(a, timeout) for a in addresses]
         self.queue = queue.Queue(maxsize=1)
         self.sent = self.failed = self.dropped = 0
@@ -218,7 +218,7 @@ class AimrtMujocoSim:
     """Physics loop + http channel endpoints."""
 
     def __init__(self, cfg, stop_event):
-        from aimrt_bridge.http_channel import ChannelServer
+        from aimrt_protocols_py.http_channel import ChannelServer
         from aimrt_protocols_py import codec
         from aimrt_protocols_py.messages import (ImuState, JointCommand, JointState,
                                                  TouchState, message_class)

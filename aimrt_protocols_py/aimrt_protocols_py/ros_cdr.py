@@ -19,10 +19,31 @@ reads them); this module sends the content only. Fast DDS leaves alignment paddi
 uninitialised, this module writes zeros there; every other byte equals rclpy's, which
 test/test_ros_cdr.py checks byte for byte. The wire primitives are ros_wire's.
 """
-from typing import Any, Callable, Iterable, Optional
+from typing import Any, Callable, Dict, Iterable, Optional, Tuple
 
 from aimrt_protocols_py.conversions import settle_losses, stamp_parts
-from ros_wire import Writer
+from ros_wire import HEADER_SIZE, Writer
+
+# The joint names of a robot are the same in every message: their CDR bytes (which depend on
+# the offset modulo 4 they start at) are built once. Bounded: cleared when full.
+_NAMES_CACHE: Dict[Tuple[Tuple[str, ...], int], bytes] = {}
+_NAMES_CACHE_SIZE = 64
+
+
+def _names_bytes(names: Tuple[str, ...], offset: int) -> bytes:
+    """CDR bytes of a string[] written at `offset` (from the header's end), cached."""
+    key = (names, offset & 3)
+    data = _NAMES_CACHE.get(key)
+    if data is None:
+        w = Writer()
+        w.buf += bytes(offset & 3)      # the same alignment as at `offset`
+        start = len(w.buf)
+        w.string_seq(names)
+        data = bytes(w.buf[start:])
+        if len(_NAMES_CACHE) >= _NAMES_CACHE_SIZE:
+            _NAMES_CACHE.clear()
+        _NAMES_CACHE[key] = data
+    return data
 
 
 def joint_state_to_ros_cdr(msg: Any, *, accept_losses: Iterable[str] = (),
@@ -32,9 +53,13 @@ def joint_state_to_ros_cdr(msg: Any, *, accept_losses: Iterable[str] = (),
     sec, nanosec = stamp_parts(msg.header)
     w = Writer()
     w.header(sec, nanosec, msg.header.frame_id)
-    joints = msg.joints
-    w.string_seq([joint.name for joint in joints])
-    w.f64_seq([j.position for j in joints])
-    w.f64_seq([j.velocity for j in joints])
-    w.f64_seq([j.effort for j in joints])
+    names = []
+    values = []     # position, velocity, effort of each joint in turn: one pass over joints
+    for joint in msg.joints:
+        names.append(joint.name)
+        values += (joint.position, joint.velocity, joint.effort)
+    w.buf += _names_bytes(tuple(names), len(w.buf) - HEADER_SIZE)
+    w.f64_seq(values[0::3])
+    w.f64_seq(values[1::3])
+    w.f64_seq(values[2::3])
     return w.getvalue()

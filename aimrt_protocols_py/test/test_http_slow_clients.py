@@ -15,7 +15,7 @@ import resource
 import socket
 import time
 
-from aimrt_bridge.http_channel import ChannelServer
+from aimrt_protocols_py.http_channel import ChannelServer
 import pytest
 
 HEADER_S = 2.0

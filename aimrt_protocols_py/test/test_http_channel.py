@@ -3,8 +3,8 @@ import errno
 import http.client
 import socket
 
-from aimrt_bridge import http_channel
-from aimrt_bridge.http_channel import channel_path, parse_address, parse_channel_path
+from aimrt_protocols_py import http_channel
+from aimrt_protocols_py.http_channel import channel_path, parse_address, parse_channel_path
 import pytest
 from workspace_testing import free_port
 

@@ -10,6 +10,9 @@ exactly urllib's quote_plus with safe=''), e.g. pb:aimrt.protocols.sensor.JointS
 content-type says application/protobuf or application/json.  The subscriber
 answers 200 (AimRT's publisher only logs non-200 answers).
 
+Both sides of the channel live here, shared by every AimRT peer in the workspace
+(aimrt_bridge, aimrt_mujoco_sim): ChannelServer (a subscriber) and ChannelPublisher.
+
 The server side is one uvloop (libuv) event loop in its own thread that owns every
 connection and frames requests itself (strict HTTP/1.1 request line and header syntax,
 Content-Length bodies, keep-alive, pipelining); the handler runs inline in that loop, so
@@ -70,40 +73,182 @@ def parse_address(address):
     return host.strip('[]'), int(port)
 
 
-class ChannelPublisher:
-    """POSTs channel messages to one AimRT http subscriber over a kept-alive connection."""
+#: Request paths whose parse is kept (a peer sends the same few paths over and over).
+_PATH_CACHE_SIZE = 256
+#: Largest answer header block read from a subscriber.
+_MAX_ANSWER_HEAD = 64 * 1024
 
-    def __init__(self, address, timeout_sec):
+
+def _printable(data, limit=200):
+    """Printable text of at most `limit` characters of peer bytes (for errors)."""
+    return data[:limit].decode('latin-1').encode('unicode_escape').decode('ascii')
+
+
+class ChannelPublisher:
+    """
+    POSTs channel messages to one AimRT http subscriber over a kept-alive connection.
+
+    ``post_many`` pipelines: once the peer has answered on a connection without closing it
+    (an HTTP/1.1 keep-alive peer), every request of a batch is written at once and the
+    answers are read in order. On a new connection the first request goes alone.
+    """
+
+    def __init__(self, address, timeout_sec, user_agent='aimrt_protocols_py'):
         self.host, self.port = parse_address(address)
         self.address = f'{self.host}:{self.port}'
         self._timeout = timeout_sec
         self._conn = None
+        self._rbuf = bytearray()
+        #: True while the connection is open and its peer has kept it alive after an answer.
+        self.pipelining = False
+        host = f'[{self.host}]' if ':' in self.host else self.host
+        self._host_line = f'Host: {host}:{self.port}\r\nUser-Agent: {user_agent}\r\n'
+        self._heads = {}        # (topic, msg_type, content_type) -> request head before the length
         self._lock = threading.Lock()
 
     def post(self, topic, msg_type, body, content_type):
         """Send one message; return the HTTP status. Raises OSError/HTTPException on failure."""
-        path = channel_path(topic, msg_type)
-        headers = {'Content-Type': content_type, 'User-Agent': 'aimrt_bridge'}
+        result = self.post_many([(topic, msg_type, body, content_type)])[0]
+        if isinstance(result, Exception):
+            raise result
+        return result
+
+    def post_many(self, items):
+        """
+        Send (topic, msg_type, body, content_type) items in order, pipelined where allowed.
+
+        Returns one result per item: its HTTP status, or the OSError/HTTPException that
+        failed it. A kept-alive connection may have been closed by the peer since the last
+        message: the requests it did not answer get one retry on a fresh connection then.
+        A fresh connection that failed is not retried (the peer is down; each connect to
+        it costs a timeout or a port): the items not answered fail with its error.
+        """
+        requests = [self._request(*item) for item in items]
+        results = []
+        retried = False
         with self._lock:
-            # A kept-alive socket may have been closed by the peer since the last message:
-            # one retry on a fresh connection then. A fresh connection that failed is not
-            # retried (the peer is down; each connect to it costs a timeout or a port).
-            for attempt in (0, 1):
+            while len(results) < len(requests):
                 kept_alive = self._conn is not None
                 try:
                     if not kept_alive:
                         self._conn = self._connect()
-                    self._conn.request('POST', path, body=body, headers=headers)
-                    rsp = self._conn.getresponse()
-                    rsp.read()
-                    if rsp.will_close:
-                        self.close_locked()
-                    return rsp.status
-                except (OSError, http.client.HTTPException):
+                        self._rbuf = bytearray()
+                        self.pipelining = False
+                    todo = requests[len(results):] if self.pipelining else \
+                        requests[len(results):len(results) + 1]
+                    self._conn.sock.sendall(b''.join(todo))
+                    for _ in todo:
+                        status, close = self._read_answer()
+                        results.append(status)
+                        if close:
+                            self.close_locked()
+                            break
+                        self.pipelining = True
+                except (OSError, http.client.HTTPException) as exc:
                     self.close_locked()
-                    if attempt or not kept_alive:
-                        raise
-        raise AssertionError('unreachable')
+                    if kept_alive and not retried:
+                        retried = True
+                        continue
+                    results += [exc] * (len(requests) - len(results))
+        return results
+
+    def _request(self, topic, msg_type, body, content_type):
+        key = (topic, msg_type, content_type)
+        head = self._heads.get(key)
+        if head is None:
+            head = (f'POST {channel_path(topic, msg_type)} HTTP/1.1\r\n{self._host_line}'
+                    f'Content-Type: {content_type}\r\nContent-Length: ').encode('latin-1')
+            if len(self._heads) >= _PATH_CACHE_SIZE:
+                self._heads.clear()
+            self._heads[key] = head
+        return b'%s%d\r\n\r\n%s' % (head, len(body), body)
+
+    def _fill(self, wanted):
+        """Read until the buffer holds `wanted` bytes; RemoteDisconnected at end of stream."""
+        while len(self._rbuf) < wanted:
+            data = self._conn.sock.recv(65536)
+            if not data:
+                raise http.client.RemoteDisconnected(
+                    'the peer closed the connection without an answer')
+            self._rbuf += data
+
+    def _read_answer(self):
+        """(status, close) of the next answer on the connection; its body is skipped."""
+        buf = self._rbuf
+        while True:
+            end = buf.find(b'\r\n\r\n')
+            while end < 0:
+                if len(buf) > _MAX_ANSWER_HEAD:
+                    raise http.client.LineTooLong('answer header block')
+                self._fill(len(buf) + 1)
+                end = buf.find(b'\r\n\r\n')
+            lines = bytes(buf[:end]).split(b'\r\n')
+            del buf[:end + 4]
+            version, _, rest = lines[0].partition(b' ')
+            code = rest[:3]
+            if not version.startswith(b'HTTP/1.') or len(code) != 3 or not code.isdigit():
+                raise http.client.BadStatusLine(_printable(lines[0]))
+            status = int(code)
+            close = version == b'HTTP/1.0'
+            length = None
+            chunked = False
+            for line in lines[1:]:
+                name, _, value = line.partition(b':')
+                name = name.strip().lower()
+                value = value.strip().lower()
+                if name == b'content-length':
+                    if not value.isdigit():
+                        raise http.client.HTTPException('bad Content-Length in the answer')
+                    length = int(value)
+                elif name == b'connection':
+                    if b'close' in value:
+                        close = True
+                    elif b'keep-alive' in value:
+                        close = False
+                elif name == b'transfer-encoding':
+                    chunked = b'chunked' in value
+            if status >= 200:
+                break
+            # 1xx (100 Continue): the real answer follows
+        if status in (204, 304):
+            return status, close
+        if chunked:
+            self._skip_chunks()
+        elif length is None:     # the body runs to the end of the stream
+            while True:
+                data = self._conn.sock.recv(65536)
+                if not data:
+                    break
+            buf.clear()
+            return status, True
+        else:
+            self._fill(length)
+            del buf[:length]
+        return status, close
+
+    def _skip_chunks(self):
+        buf = self._rbuf
+        while True:
+            end = buf.find(b'\r\n')
+            while end < 0:
+                self._fill(len(buf) + 1)
+                end = buf.find(b'\r\n')
+            try:
+                size = int(bytes(buf[:end]).split(b';')[0], 16)
+            except ValueError:
+                raise http.client.HTTPException('bad chunk size in the answer') from None
+            del buf[:end + 2]
+            if size == 0:       # trailer lines up to an empty one
+                while True:
+                    end = buf.find(b'\r\n')
+                    while end < 0:
+                        self._fill(len(buf) + 1)
+                        end = buf.find(b'\r\n')
+                    del buf[:end + 2]
+                    if end == 0:
+                        return
+            self._fill(size + 2)
+            del buf[:size + 2]
 
     def _connect(self):
         """
@@ -128,6 +273,7 @@ class ChannelPublisher:
 
     def close_locked(self):
         """Close the connection; the caller holds the lock."""
+        self.pipelining = False
         if self._conn is not None:
             self._conn.close()
             self._conn = None
@@ -408,6 +554,7 @@ class ChannelServer:
                                   else request_timeout_sec)
         self._sweep_period = min(0.25, max(0.01, min(
             self.idle_timeout, self.header_timeout, self.body_timeout) / 8))
+        self._paths = {}        # request path -> (topic, msg_type) or False (not a channel)
         self._connections = {}                      # every open one, oldest first
         self._idle = collections.OrderedDict()      # idle ones, longest idle first
         self.rejected = 0
@@ -459,8 +606,13 @@ class ChannelServer:
 
     def dispatch(self, path, content_type, body, close):
         """Answer one complete POST (bytes to write)."""
-        parsed = parse_channel_path(path)
+        parsed = self._paths.get(path)
         if parsed is None:
+            parsed = parse_channel_path(path)
+            if len(self._paths) >= _PATH_CACHE_SIZE:
+                self._paths.clear()
+            self._paths[path] = parsed if parsed is not None else False
+        if not parsed:
             status, reason = 404, 'not an AimRT channel path'
         else:
             try:

@@ -15,7 +15,7 @@ import struct
 import threading
 import time
 
-from aimrt_bridge.http_channel import ChannelServer
+from aimrt_protocols_py.http_channel import ChannelServer
 from hypothesis import given, HealthCheck, settings
 from hypothesis import strategies as st
 import pytest
