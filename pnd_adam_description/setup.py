@@ -1,4 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
+from glob import glob
+
 from setuptools import find_packages, setup
 
 package_name = 'pnd_adam_description'
@@ -10,6 +12,8 @@ setup(
     data_files=[
         ('share/ament_index/resource_index/packages', ['resource/' + package_name]),
         ('share/' + package_name, ['package.xml', 'README.md']),
+        ('share/' + package_name + '/models', glob('models/*.xml')),
+        ('share/' + package_name + '/urdf', glob('urdf/*.urdf')),
     ],
     install_requires=['setuptools'],
     zip_safe=True,

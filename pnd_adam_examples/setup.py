@@ -22,6 +22,6 @@ setup(
     description='rclpy example node for the PND Adam U and its Fast DDS interop profile.',
     license='Apache-2.0',
     tests_require=['pytest'],
-    # A plain script, not a console_scripts entry point: see scripts/adam_arm_pose.
-    scripts=['scripts/adam_arm_pose'],
+    # Plain scripts, not console_scripts entry points: see scripts/adam_arm_pose.
+    scripts=['scripts/adam_arm_pose', 'scripts/adam_state_publisher'],
 )

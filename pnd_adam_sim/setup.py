@@ -14,7 +14,6 @@ setup(
         ('share/' + package_name, ['package.xml', 'README.md']),
         ('share/' + package_name + '/config', glob('config/*')),
         ('share/' + package_name + '/launch', glob('launch/*.launch.py')),
-        ('share/' + package_name + '/models', glob('models/*.xml')),
     ],
     install_requires=['setuptools'],
     zip_safe=True,

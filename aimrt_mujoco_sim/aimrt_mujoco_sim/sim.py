@@ -223,7 +223,7 @@ class AimrtMujocoSim:
         from aimrt_protocols_py.messages import (ImuState, JointCommand, JointState,
                                                  TouchState, message_class)
         from pnd_adam_description.joints import JOINT_LIMITS
-        from pnd_adam_sim.mujoco_model import FOOT_GEOMS, MujocoPhysics
+        from pnd_adam_description.mujoco_model import FOOT_GEOMS, MujocoPhysics
 
         self.cfg = cfg
         self.stop_event = stop_event

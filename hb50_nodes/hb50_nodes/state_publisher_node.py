@@ -10,13 +10,13 @@ a rate-limited warning (status and log) and is not published.
 
 import math
 
-from geometry_msgs.msg import TransformStamped
 from hb50_commons.msg import BridgeData, RobotState
 from node_runtime.parameters import declare, Parameter
 from rclpy.node import Node
-from rclpy.qos import DurabilityPolicy, HistoryPolicy, QoSProfile, ReliabilityPolicy
-from rclpy.serialization import deserialize_message
 from sensor_msgs.msg import JointState
+from state_publisher_common.newest import InvalidSample, NewestSample
+from state_publisher_common.qos import LATCHED, TF_QOS
+from state_publisher_common.urdf_tree import transform, UrdfTree
 from std_msgs.msg import String
 from tf2_msgs.msg import TFMessage
 
@@ -30,14 +30,8 @@ MAX_JOINTS = 64         # a longer joint array is oversized
 # A 12-joint bridge_data is ~0.6 KiB: a larger sample is refused on its raw size, undecoded.
 MAX_SAMPLE_BYTES = 64 * 1024
 
-# Latched: a late joiner gets the newest sample at once; volatile readers still match.
-LATCHED = QoSProfile(history=HistoryPolicy.KEEP_LAST, depth=1,
-                     reliability=ReliabilityPolicy.RELIABLE,
-                     durability=DurabilityPolicy.TRANSIENT_LOCAL)
-# tf2's own profiles: /tf reliable, 100 deep; /tf_static latched.
-TF_QOS = QoSProfile(history=HistoryPolicy.KEEP_LAST, depth=100,
-                    reliability=ReliabilityPolicy.RELIABLE,
-                    durability=DurabilityPolicy.VOLATILE)
+# robot_description and /tf_static latched (LATCHED), /tf as tf2 (TF_QOS): state_publisher_common.
+__all__ = ['LATCHED', 'StatePublisher', 'TF_QOS']
 
 PARAMETERS = (
     Parameter('publish_rate', 10.0, 'rate of joint_states and /tf [Hz] (the vendor: 10 Hz)',
@@ -48,10 +42,6 @@ PARAMETERS = (
     Parameter('heartbeat_rate', 2.0, 'rate of the level-OK Status on heartbeat [Hz]',
               value_range=(1.0, 100.0)),
 )
-
-
-class InvalidSample(ValueError):
-    """A source message that must not be published."""
 
 
 def _finite(*values):
@@ -89,23 +79,6 @@ def body_pose(msg):
     return (p.x, p.y, p.z), (q.x / norm, q.y / norm, q.z / norm, q.w / norm)
 
 
-def joint_rotation(axis, angle):
-    """Quaternion (x, y, z, w) of a rotation by `angle` (rad) about the unit `axis`."""
-    s = math.sin(angle / 2.0)
-    return axis[0] * s, axis[1] * s, axis[2] * s, math.cos(angle / 2.0)
-
-
-def _transform(stamp, parent, child, xyz, quat):
-    t = TransformStamped()
-    t.header.stamp = stamp
-    t.header.frame_id = parent
-    t.child_frame_id = child
-    t.transform.translation.x, t.transform.translation.y, t.transform.translation.z = xyz
-    (t.transform.rotation.x, t.transform.rotation.y, t.transform.rotation.z,
-     t.transform.rotation.w) = quat
-    return t
-
-
 class StatePublisher(Node):
     """robot_description, joint_states, /tf and /tf_static from bridge_data and robot_state."""
 
@@ -113,51 +86,34 @@ class StatePublisher(Node):
         kwargs.setdefault('namespace', topics.DEFAULT_NAMESPACE)
         super().__init__('state_publisher_node', **kwargs)
         cfg = declare(self, PARAMETERS)
-        prefix = cfg['frame_prefix']
-        self.frame = lambda name: prefix + name
-        self.odom_frame = self.frame(cfg['odom_frame'])
         self.reporter = StatusReporter(self, cfg['heartbeat_rate'])
-        self.joints = description.joints()
         self.urdf = description.generate()
+        # The transforms come from the URDF text robot_description carries.
+        self.tree = UrdfTree(self.urdf, cfg['frame_prefix'])
+        self.frame = self.tree.frame
+        self.odom_frame = self.frame(cfg['odom_frame'])
         self.positions = None       # newest valid bridge_data: (stamp, {name: position})
         self.pose = None            # newest valid robot_state: (stamp, xyz, quat)
         self.published = (None, None)   # the samples published last (no repeats)
         # Newest raw samples: the 500 Hz topics are kept as bytes and only the newest is
         # decoded, at publish_rate (decoding every sample would cost the composed stack's loop).
-        self.raw_bridge_data = None
-        self.raw_robot_state = None
+        self.raw_bridge_data = NewestSample(BridgeData, 'bridge_data', MAX_SAMPLE_BYTES)
+        self.raw_robot_state = NewestSample(RobotState, 'robot_state', MAX_SAMPLE_BYTES)
 
         self.description_pub = self.create_publisher(String, ROBOT_DESCRIPTION, LATCHED)
         self.joint_states_pub = self.create_publisher(JointState, JOINT_STATES, qos.RELIABLE)
         self.tf_pub = self.create_publisher(TFMessage, '/tf', TF_QOS)
         self.tf_static_pub = self.create_publisher(TFMessage, '/tf_static', LATCHED)
         self.description_pub.publish(String(data=self.urdf))
-        self.create_subscription(BridgeData, topics.BRIDGE_DATA, self.on_raw_bridge_data,
+        self.create_subscription(BridgeData, topics.BRIDGE_DATA, self.raw_bridge_data.store,
                                  qos.MAB_RT, raw=True)
-        self.create_subscription(RobotState, topics.ROBOT_STATE, self.on_raw_robot_state,
+        self.create_subscription(RobotState, topics.ROBOT_STATE, self.raw_robot_state.store,
                                  qos.MAB_RT, raw=True)
         self._static_sent = False
         steady_timer(self, 1.0 / cfg['publish_rate'], self.publish_state)
 
     def _reject(self, error):
         self.reporter.report(levels.WARN, f'not published: {error}')
-
-    def on_raw_bridge_data(self, data):
-        self.raw_bridge_data = data
-
-    def on_raw_robot_state(self, data):
-        self.raw_robot_state = data
-
-    def _decode(self, data, msg_type, topic):
-        """Return the message of raw `data`, or None (with a warning) if it is refused."""
-        if len(data) > MAX_SAMPLE_BYTES:
-            self._reject(f'{topic} oversized: {len(data)} bytes (at most {MAX_SAMPLE_BYTES})')
-            return None
-        try:
-            return deserialize_message(data, msg_type)
-        except Exception as exc:  # rclpy raises a bare exception type for bad CDR
-            self._reject(f'{topic}: undecodable ({type(exc).__name__})')
-            return None
 
     def on_bridge_data(self, msg):
         try:
@@ -173,27 +129,15 @@ class StatePublisher(Node):
 
     def take_newest(self):
         """Decode and check the newest raw samples received since the last call."""
-        data, self.raw_bridge_data = self.raw_bridge_data, None
-        if data is not None:
-            msg = self._decode(data, BridgeData, 'bridge_data')
+        for sample, handle in ((self.raw_bridge_data, self.on_bridge_data),
+                               (self.raw_robot_state, self.on_robot_state)):
+            try:
+                msg = sample.take()
+            except InvalidSample as exc:
+                self._reject(exc)
+                continue
             if msg is not None:
-                self.on_bridge_data(msg)
-        data, self.raw_robot_state = self.raw_robot_state, None
-        if data is not None:
-            msg = self._decode(data, RobotState, 'robot_state')
-            if msg is not None:
-                self.on_robot_state(msg)
-
-    def static_transforms(self, stamp):
-        """Return the fixed joints' transforms (the feet)."""
-        return [_transform(stamp, self.frame(j.parent), self.frame(j.child), j.xyz,
-                           (0.0, 0.0, 0.0, 1.0)) for j in self.joints if j.kind == 'fixed']
-
-    def leg_transforms(self, stamp, positions):
-        """Return the revolute joints' transforms at `positions` ({name: rad})."""
-        return [_transform(stamp, self.frame(j.parent), self.frame(j.child), j.xyz,
-                           joint_rotation(j.axis, positions[j.name]))
-                for j in self.joints if j.kind == 'revolute']
+                handle(msg)
 
     def publish_state(self):
         self.take_newest()
@@ -202,18 +146,19 @@ class StatePublisher(Node):
         if positions is not None and positions is not self.published[0]:
             stamp, values = positions
             if not self._static_sent:
-                self.tf_static_pub.publish(TFMessage(transforms=self.static_transforms(stamp)))
+                self.tf_static_pub.publish(TFMessage(
+                    transforms=self.tree.static_transforms(stamp)))
                 self._static_sent = True
             js = JointState()
             js.header.stamp = stamp
             js.name = list(JOINT_NAMES)
             js.position = [values[n] for n in JOINT_NAMES]
             self.joint_states_pub.publish(js)
-            transforms += self.leg_transforms(stamp, values)
+            transforms += self.tree.moving_transforms(stamp, values)
         if pose is not None and pose is not self.published[1]:
             stamp, xyz, quat = pose
-            transforms.append(_transform(stamp, self.odom_frame, self.frame(description.ROOT_LINK),
-                                         xyz, quat))
+            transforms.append(transform(stamp, self.odom_frame, self.frame(description.ROOT_LINK),
+                                        xyz, quat))
         if transforms:
             self.tf_pub.publish(TFMessage(transforms=transforms))
         self.published = (positions, pose)

@@ -6,8 +6,11 @@ Each is the composed hb50_stack started with `-r __ns:=/robotN` and the shipped 
 file (its `/**/<node>` keys match the nodes in any namespace). Each robot's topics exist only
 under its namespace, each stands up on its own command stream, a velocity command sent to
 /robot1 moves robot1 only, and each robot's heartbeat monitor keeps both of its nodes OK.
+With `frame_prefix:=robotN/` their state publishers give two disjoint TF trees, and robot1's
+`odom -> body` moves as its RobotState pose does while it trots.
 """
 
+import math
 import os
 import time
 
@@ -24,7 +27,8 @@ NODES = ('bridge_node', 'control_node', 'heartbeat_monitor')
 @pytest.fixture(scope='module')
 def robots(ros_domain):
     params = os.path.join(get_package_share_directory('hb50_nodes'), 'config', 'hb50.yaml')
-    procs = {ns: rh.start('hb50_stack', '-r', f'__ns:={ns}', '--params-file', params)
+    procs = {ns: rh.start('hb50_stack', '-r', f'__ns:={ns}', '--params-file', params,
+                          '-p', f'frame_prefix:={ns[1:]}/')
              for ns in ROBOTS}
     # 10 Hz and event topics only: two stacks already run four 500 Hz loops.
     probe = rh.Probe(topics=(topics.ROBOT_STATE_10HZ, topics.BRIDGE_STATE_10HZ, topics.STATUS,
@@ -120,3 +124,57 @@ def test_each_robots_heartbeats_keep_both_robots_ok(robots):
         assert all(m.level[0] == levels.OK for m in beats), ns
         # Each monitor hears its own robot's nodes: none of them went STALE.
         assert not probe.statuses(t0, levels.STALE, ns=ns), ns
+
+
+def test_two_disjoint_tf_trees_and_odom_follows_the_pose_while_trotting(robots):
+    import rclpy
+    from geometry_msgs.msg import Twist
+    from hb50_commons.msg import RobotState
+    from hb50_nodes import qos
+    from rclpy.executors import SingleThreadedExecutor
+    from state_publisher_common.qos import TF_QOS
+    from tf2_msgs.msg import TFMessage
+    probe, _ = robots
+    ctx = rclpy.Context()
+    ctx.init()
+    node = rclpy.create_node('tf_test', context=ctx)
+    tf, poses = {}, {}
+
+    def on_tf(msg):
+        for t in msg.transforms:
+            tf.setdefault((t.header.frame_id, t.child_frame_id), []).append(t)
+
+    def on_state(msg):
+        stamp = (msg.header.stamp.sec, msg.header.stamp.nanosec)
+        poses[stamp] = (msg.pose.position.x, msg.pose.position.y, msg.pose.position.z)
+    node.create_subscription(TFMessage, '/tf', on_tf, TF_QOS)
+    node.create_subscription(RobotState, '/robot1/robot_state', on_state, qos.MAB_RT)
+    executor = SingleThreadedExecutor(context=ctx)
+    executor.add_node(node)
+    twist = Twist()
+    twist.linear.x = 0.5
+    try:
+        end = time.monotonic() + 6.0
+        while time.monotonic() < end:
+            probe.twist_pubs['/robot1'].publish(twist)
+            executor.spin_once(timeout_sec=0.02)
+    finally:
+        executor.shutdown()
+        node.destroy_node()
+        ctx.try_shutdown()
+    frames = [{f for pair in tf for f in pair if f.startswith(ns[1:] + '/')} for ns in ROBOTS]
+    legs = {f'{leg}_{part}' for leg in ('fr', 'fl', 'rl', 'rr') for part in ('l0', 'l1', 'l2')}
+    for ns, own in zip(ROBOTS, frames):
+        assert {f'{ns[1:]}/{f}' for f in legs | {'odom', 'body'}} <= own, ns
+    assert not frames[0] & frames[1]
+    assert all(f.startswith(('robot1/', 'robot2/')) for pair in tf for f in pair)
+    # robot1's odom -> body is its RobotState pose at the same stamp, and it moved.
+    odom = tf[('robot1/odom', 'robot1/body')]
+    matched = [(t, poses[(t.header.stamp.sec, t.header.stamp.nanosec)]) for t in odom
+               if (t.header.stamp.sec, t.header.stamp.nanosec) in poses]
+    assert len(matched) >= 5, (len(odom), len(poses))
+    for t, pose in matched:
+        p = t.transform.translation
+        assert abs(p.x - pose[0]) + abs(p.y - pose[1]) + abs(p.z - pose[2]) <= 1e-6
+    first, last = matched[0][0].transform.translation, matched[-1][0].transform.translation
+    assert math.hypot(last.x - first.x, last.y - first.y) > 0.05     # it trotted forward

@@ -3,10 +3,10 @@
 Physics and bookkeeping of the simulated Adam U (no DDS).
 
 Two physics engines (ModelConfig.physics_engine):
-- `mujoco`: the 19-joint Adam U model in MuJoCo (mujoco_model.py, models/adam_u.xml) with
-  gravity, link masses and inertias, joint friction and limits; the stand is fixed to the
-  world (`base: fixed`, the robot hangs on its stand) or stands free on four pads
-  (`base: floating`). The IMU is a sensor site on the pelvis.
+- `mujoco`: the 19-joint Adam U model in MuJoCo (pnd_adam_description's mujoco_model.py
+  and models/adam_u.xml) with gravity, link masses and inertias, joint friction and
+  limits; the stand is fixed to the world (`base: fixed`, the robot hangs on its stand) or
+  stands free on four pads (`base: floating`). The IMU is a sensor site on the pelvis.
 - `simple`: each joint a rigid inertia with viscous friction on a fixed base, no gravity,
   no coupling, integrated implicitly (backward Euler), so any accepted gain is stable;
   positions stop dead at the joint limits; the IMU reads the configured static attitude.
@@ -130,7 +130,7 @@ class _MujocoAdapter:
     name = 'mujoco'
 
     def __init__(self, cfg, limits, timestep):
-        from .mujoco_model import MujocoPhysics  # imported only when selected
+        from pnd_adam_description.mujoco_model import MujocoPhysics  # only when selected
         self.engine = MujocoPhysics(timestep, cfg.base, cfg.imu_ypr, limits)
         self.ddq = self.engine.ddq
         self.tau = self.engine.tau

@@ -8,8 +8,8 @@ import numpy as np
 from pnd_adam_description.gains import vendor_gains
 from pnd_adam_description.joints import (JOINT_LIMITS, JOINT_NAMES, LEFT_ARM, NUM_JOINTS,
                                          RIGHT_ARM, WAIST)
+from pnd_adam_description.mujoco_model import build_model, MujocoPhysics
 from pnd_adam_sim.model import AdamModel, GRAVITY, ModelConfig
-from pnd_adam_sim.mujoco_model import build_model, MujocoPhysics
 from pnd_adam_sim.vendor_idl import LowCmd_, MotorCmd_
 import pytest
 import yaml

@@ -73,8 +73,11 @@ class Recorder:
             self._seq[topic] = 0
             self.subscriptions[topic] = self.node.create_subscription(
                 msg_type, topic, self._callback(topic), profile, raw=True)
+            # Transient local when every publisher is (as rosbag2): a latched sample published
+            # before the recording started (robot_description, /tf_static) is in the bag.
+            policies = qos_util.to_dict(profile)
             self.out(f'[INFO] Subscribed to topic {topic} ({type_name}, '
-                     f'{qos_util.to_dict(profile)["reliability"]})')
+                     f'{policies["reliability"]}, {policies["durability"]})')
 
     def _callback(self, topic):
         writer = self.writer

@@ -19,19 +19,20 @@ import os
 
 import mujoco
 import numpy as np
-from pnd_adam_description.joints import JOINT_LIMITS
+
+from .joints import JOINT_LIMITS
 
 BASE_MODES = ('fixed', 'floating')
 FOOT_GEOMS = ('foot_front_left', 'foot_front_right', 'foot_rear_left', 'foot_rear_right')
 
 
 def default_model_path():
-    """Return the installed models/adam_u.xml (share/pnd_adam_sim/models) or the source copy."""
+    """Return models/adam_u.xml of the install (share/pnd_adam_description), else the source's."""
     here = os.path.dirname(os.path.abspath(__file__))
     candidates = [os.path.join(here, '..', 'models', 'adam_u.xml')]
     try:
         from ament_index_python.packages import get_package_share_directory
-        candidates.insert(0, os.path.join(get_package_share_directory('pnd_adam_sim'),
+        candidates.insert(0, os.path.join(get_package_share_directory('pnd_adam_description'),
                                           'models', 'adam_u.xml'))
     except (ImportError, LookupError, OSError):
         pass

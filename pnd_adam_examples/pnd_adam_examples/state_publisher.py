@@ -1,0 +1,168 @@
+# SPDX-License-Identifier: Apache-2.0
+"""
+adam_state_publisher: robot_description, joint_states, /tf and /tf_static of the Adam U.
+
+Reads the robot's own `lowstate` (as the robot and adam_sim publish it), so it works the
+same against the simulator and the robot, and publishes what robot_state_publisher-based
+tools, RViz and Foxglove's 3D panel need:
+
+- robot_description (std_msgs/String, RELIABLE + TRANSIENT_LOCAL): share/pnd_adam_description/
+  urdf/adam_u.urdf, generated from the MuJoCo model;
+- joint_states (sensor_msgs/JointState: position q, velocity dq, effort tau_est of the 19
+  joints in the vendor's order) at `publish_rate` (100 Hz, the vendor's JointState rate);
+- /tf: every joint's transform, and `odom -> pelvis` from the IMU attitude (the stand's base
+  stays at the odom origin);
+- /tf_static: the fixed joints (pelvis -> stand), once, with the first sample's stamp.
+
+Stamps are the source's: LowState has no header, so its battery_data.timestamp_ms (the
+robot's wall-clock milliseconds) is the stamp. Only the newest lowstate is decoded, at
+`publish_rate`; a malformed or oversized one gets a rate-limited warning and is not
+published.
+
+    ros2 run pnd_adam_examples adam_state_publisher [--ros-args -p frame_prefix:=robot1/]
+"""
+
+import math
+
+from builtin_interfaces.msg import Time
+from node_runtime import stop as stop_request
+from node_runtime.parameters import declare, Parameter
+from pnd_adam.msg import LowState
+from pnd_adam_description import urdf
+from pnd_adam_description.joints import JOINT_NAMES, NUM_JOINTS
+import rclpy
+from rclpy.executors import SingleThreadedExecutor
+from rclpy.node import Node
+from rclpy.qos import qos_profile_sensor_data
+from rclpy.signals import SignalHandlerOptions
+from sensor_msgs.msg import JointState
+from state_publisher_common.newest import InvalidSample, NewestSample, Refusals
+from state_publisher_common.qos import LATCHED, TF_QOS
+from state_publisher_common.urdf_tree import transform, UrdfTree
+from std_msgs.msg import String
+from tf2_msgs.msg import TFMessage
+
+from .fastdds_profile import use_interop_profile
+
+# A 19-motor lowstate is ~0.8 KiB: a larger sample than this is refused on its raw size.
+MAX_SAMPLE_BYTES = 16 * 1024
+
+PARAMETERS = (
+    Parameter('publish_rate', 100.0, 'rate of joint_states and /tf [Hz] (the vendor '
+              'publishes sensor_msgs/JointState at 100 Hz)', value_range=(0.1, 1000.0)),
+    Parameter('frame_prefix', '', "prefix of every frame id ('robot1/' keeps two robots' TF "
+              'trees apart; default none)'),
+    Parameter('odom_frame', 'odom', "parent frame of the pelvis pose ('' publishes none)"),
+)
+
+
+def stamp_of(msg):
+    """Return the Time of a LowState: its battery_data.timestamp_ms (ms since the epoch)."""
+    sec, ms = divmod(int(msg.battery_data.timestamp_ms), 1000)
+    if sec < 0:
+        raise InvalidSample(f'lowstate: negative timestamp_ms {msg.battery_data.timestamp_ms}')
+    return Time(sec=min(sec, 2 ** 31 - 1), nanosec=ms * 1_000_000)
+
+
+def checked(msg):
+    """Return (q, dq, tau, quaternion xyzw) of a LowState; InvalidSample if malformed."""
+    motors = msg.motor_state
+    if len(motors) != NUM_JOINTS:
+        raise InvalidSample(f'lowstate: {len(motors)} motors, Adam U has {NUM_JOINTS}')
+    q = [float(m.q) for m in motors]
+    dq = [float(m.dq) for m in motors]
+    tau = [float(m.tau_est) for m in motors]
+    if not all(math.isfinite(v) for v in q + dq + tau):
+        raise InvalidSample('lowstate: non-finite q, dq or tau_est')
+    w, x, y, z = (float(v) for v in msg.imu_state.quaternion)
+    norm = math.sqrt(w * w + x * x + y * y + z * z)
+    if not abs(norm - 1.0) <= 0.01:
+        raise InvalidSample(f'lowstate: imu quaternion is not a unit quaternion (|q| {norm:.3g})')
+    return q, dq, tau, (x / norm, y / norm, z / norm, w / norm)
+
+
+def rotate(quat, v):
+    """Rotate vector `v` by the unit quaternion (x, y, z, w)."""
+    x, y, z, w = quat
+    tx, ty, tz = 2 * (y * v[2] - z * v[1]), 2 * (z * v[0] - x * v[2]), 2 * (x * v[1] - y * v[0])
+    return (v[0] + w * tx + y * tz - z * ty, v[1] + w * ty + z * tx - x * tz,
+            v[2] + w * tz + x * ty - y * tx)
+
+
+class AdamStatePublisher(Node):
+    """robot_description, joint_states, /tf and /tf_static from lowstate."""
+
+    def __init__(self, **kwargs):
+        super().__init__('adam_state_publisher', **kwargs)
+        cfg = declare(self, PARAMETERS)
+        self.urdf = urdf.read()
+        self.tree = UrdfTree(self.urdf, cfg['frame_prefix'])
+        if sorted(self.tree.joint_names) != sorted(JOINT_NAMES):
+            raise ValueError('the installed URDF does not have the 19 Adam U joints')
+        self.odom_frame = self.tree.frame(cfg['odom_frame']) if cfg['odom_frame'] else None
+        # The pelvis sits on the stand: in odom it is the stand's offset turned by the IMU.
+        stand = next(j for j in self.tree.fixed if j.child == urdf.STAND_LINK)
+        self.pelvis_in_stand = tuple(-v for v in stand.xyz)
+        self.lowstate = NewestSample(LowState, 'lowstate', MAX_SAMPLE_BYTES)
+        self.refusals = Refusals(self.get_logger())
+        self.static_sent = False
+
+        self.description_pub = self.create_publisher(String, 'robot_description', LATCHED)
+        self.joint_states_pub = self.create_publisher(JointState, 'joint_states', 10)
+        self.tf_pub = self.create_publisher(TFMessage, '/tf', TF_QOS)
+        self.tf_static_pub = self.create_publisher(TFMessage, '/tf_static', LATCHED)
+        self.description_pub.publish(String(data=self.urdf))
+        self.create_subscription(LowState, 'lowstate', self.lowstate.store,
+                                 qos_profile_sensor_data, raw=True)
+        self.create_timer(1.0 / cfg['publish_rate'], self.publish_state)
+
+    def publish_state(self):
+        """Publish the newest lowstate received since the last call, if it is valid."""
+        try:
+            msg = self.lowstate.take()
+            if msg is None:
+                return
+            stamp = stamp_of(msg)
+            q, dq, tau, quat = checked(msg)
+        except InvalidSample as exc:
+            self.refusals.refuse(exc)
+            return
+        if not self.static_sent:
+            self.tf_static_pub.publish(TFMessage(transforms=self.tree.static_transforms(stamp)))
+            self.static_sent = True
+        js = JointState(name=list(JOINT_NAMES), position=q, velocity=dq, effort=tau)
+        js.header.stamp = stamp
+        self.joint_states_pub.publish(js)
+        transforms = self.tree.moving_transforms(stamp, dict(zip(JOINT_NAMES, q)))
+        if self.odom_frame is not None:
+            transforms.append(transform(stamp, self.odom_frame, self.tree.frame(urdf.ROOT_LINK),
+                                        rotate(quat, self.pelvis_in_stand), quat))
+        self.tf_pub.publish(TFMessage(transforms=transforms))
+
+
+def main(args=None, stop=None):
+    """Run the node until SIGINT/SIGTERM (signals only set a flag: node_runtime.stop)."""
+    stop = stop_request.watch(stop)
+    use_interop_profile()   # before rclpy.init(): Fast DDS reads it with the participant
+    if stop.is_set():
+        return 0
+    rclpy.init(args=args, signal_handler_options=SignalHandlerOptions.NO)
+    node = None
+    executor = SingleThreadedExecutor()
+    try:
+        if stop.is_set():
+            return 0
+        node = AdamStatePublisher()
+        executor.add_node(node)
+        while not stop.is_set():
+            executor.spin_once(timeout_sec=0.1)
+    finally:
+        executor.shutdown()
+        if node is not None:
+            node.destroy_node()
+        rclpy.try_shutdown()
+    return 0
+
+
+if __name__ == '__main__':
+    main()
