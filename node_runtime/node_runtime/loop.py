@@ -68,7 +68,7 @@ class DeadlineLoop:
     """
 
     def __init__(self, period: float, tick: Callable[[float], None], *,
-                 busy_wait: float = 0.0, rt_priority: int = 0,
+                 busy_wait: float = 0.0, rt_priority: int = 0, raise_errors: bool = False,
                  clock_ns: Callable[[], int] = time.monotonic_ns) -> None:
         if period <= 0.0:
             raise ValueError(f'period must be > 0, not {period}')
@@ -76,6 +76,7 @@ class DeadlineLoop:
         self.tick = tick
         self.busy_wait = max(0.0, busy_wait)
         self.rt_priority = rt_priority
+        self.raise_errors = raise_errors    # a tick that raises ends run() with the error
         self.rt_error: Optional[str] = None     # why SCHED_FIFO was not obtained
         self._clock_ns = clock_ns
         self.ticks = 0
@@ -97,8 +98,9 @@ class DeadlineLoop:
         """
         Run until keep_going() is false (checked at least once per callback and per tick).
 
-        A tick that raises is printed and counted, unless stopping() says the process is
-        shutting down (its publishers may be invalid already): then the loop returns.
+        A tick that raises is printed and counted (raise_errors: re-raised, the loop ends),
+        unless stopping() says the process is shutting down (its publishers may be invalid
+        already): then the loop returns.
         """
         now_ns = self._clock_ns
         period_ns = int(self.period * 1e9)
@@ -123,6 +125,8 @@ class DeadlineLoop:
             except Exception:   # noqa: B902 - one bad tick must not end the loop
                 if stopping():
                     return
+                if self.raise_errors:
+                    raise
                 self.errors += 1
                 traceback.print_exc()
             self.ticks += 1
