@@ -106,11 +106,9 @@ def report(prog: str, code: int, exc: BaseException, reason: Optional[str] = Non
 
 def _config_errors(extra: Iterable[Type[BaseException]] = ()) -> Tuple[type, ...]:
     errors: List[type] = [ValueError, *extra]
-    try:
+    if 'rclpy' in sys.modules:      # never imported here: a process without ROS stays so
         from rclpy.exceptions import NameValidationException, ParameterException
         errors += [ParameterException, NameValidationException]
-    except ImportError:     # a process without rclpy
-        pass
     return tuple(errors)
 
 
