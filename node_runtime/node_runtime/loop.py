@@ -62,9 +62,10 @@ class DeadlineLoop:
     the loop, and the tick runs at the first deadline after any callback, so a flood on a
     subscription never starves the loop (one spin_once serves one callback).
 
-    After a stall of more than a period the missed ticks are skipped (the phase is kept) and
-    counted: `missed_slots` counts periods without a tick the way a subscriber counts stamp
-    gaps (a wake interval of k periods = k - 1 missing).
+    After a stall of more than a period the missed ticks but the latest are skipped (the phase
+    is kept; the latest runs at once) and counted: `missed_slots` counts periods without a
+    tick the way a subscriber counts stamp gaps (a wake interval of k periods = k - 1
+    missing).
     """
 
     def __init__(self, period: float, tick: Callable[[float], None], *,
@@ -134,8 +135,10 @@ class DeadlineLoop:
             deadline += period_ns
             late = now_ns() - deadline
             if late > period_ns:
-                # More than a period behind (a VM stall): skip the missed ticks, keep the phase.
-                missed = late // period_ns + 1
+                # More than a period behind (a VM stall): skip the older missed ticks, keep
+                # the phase, and tick for the latest slot that has passed at once (it is less
+                # than a period late), as a loop restarted at the stall's end would.
+                missed = late // period_ns
                 self.overruns += int(missed)
                 self.stalls += 1
                 self.max_late = max(self.max_late, late * 1e-9)

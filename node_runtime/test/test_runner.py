@@ -65,6 +65,9 @@ TARGET = textwrap.dedent("""\
             if MODE == 'done' and self.received >= 20:
                 self.done = True
 
+        def start(self):
+            print('started', flush=True)
+
         def stop(self):
             print('stop', flush=True)
 
@@ -154,8 +157,9 @@ def test_periodic_node_and_its_subscription_share_the_thread_until_done(tmp_path
 def test_a_stop_while_spinning_exits_0_after_the_teardown(tmp_path, domain_id, sig):
     proc = _start(tmp_path, domain_id, 'spin')
     try:
-        # Spinning (the first tick comes a period after the executor is up).
-        time.sleep(1.0)
+        # In the executor (the runner called start()), then a few periods of spinning.
+        assert proc.wait_for_output(re.compile('^started', re.MULTILINE), 60), proc.output()
+        time.sleep(0.2)
         proc.send_signal(sig)
     finally:
         code, out, err = _to_exit(proc)
