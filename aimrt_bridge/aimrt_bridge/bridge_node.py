@@ -24,7 +24,6 @@ timeouts, sizes); commands go through a bounded queue with a worker per target
 text from peers is length-capped in logs and logs are rate-limited per reason.
 """
 import logging
-import sys
 import threading
 
 from aimrt_bridge.command_queue import CommandTarget
@@ -36,17 +35,15 @@ from aimrt_protocols_py.http_channel import ChannelPublisher, ChannelServer
 from aimrt_protocols_py.messages import ImuState, JointCommand, JointState, TouchState
 from aimrt_protocols_py.messages import message_class
 from aimrt_protocols_py.ros_cdr import joint_state_to_ros_cdr
-from node_runtime import stop
+from node_runtime import runner
 from node_runtime.bounded_text import bounded, RateLimiter
 from node_runtime.parameters import declare, on_change, Parameter
-import rclpy
 from rclpy.exceptions import (InvalidHandle, InvalidParameterTypeException,
                               InvalidParameterValueException)
 from rclpy.executors import SingleThreadedExecutor
 from rclpy.node import Node
 from rclpy.qos import QoSProfile
 from rclpy.qos_overriding_options import InvalidQosOverridesError, QoSOverridingOptions
-from rclpy.signals import SignalHandlerOptions
 
 # AimRT message kinds published as serialized bytes (same bytes, same errors as to_ros).
 CDR_FORMS = {JointState: joint_state_to_ros_cdr}
@@ -391,31 +388,14 @@ class AimrtBridge(Node):
 
 
 def main(args=None):
-    """Run the bridge until SIGINT/SIGTERM (node_runtime.stop); 0 on a stop, 1 on a bad config."""
-    stop.install()
-    if stop.requested():
-        return 0
-    rclpy.init(args=args, signal_handler_options=SignalHandlerOptions.NO)
-    node = None
-    executor = None
-    try:
-        try:
-            node = AimrtBridge()
-        except (ValueError, OSError) as exc:    # ConfigError, bad address, port in use
-            print(f'aimrt_bridge_node: {bounded(exc)}', file=sys.stderr)
-            return 1
-        executor = SingleThreadedExecutor()
-        executor.add_node(node)
-        while not stop.requested():
-            executor.spin_once(timeout_sec=0.1)
-        return 0
-    finally:
-        if executor is not None:
-            executor.shutdown()
-        if node is not None:
-            node.destroy_node()
-        rclpy.try_shutdown()
+    """
+    Run the bridge until SIGINT/SIGTERM (node_runtime.runner); return the exit status.
+
+    0 on a stop, 2 with one stderr line for a bad parameter or configuration, 1 for any
+    other failure (an address that cannot be bound).
+    """
+    return runner.run_nodes([AimrtBridge], args, executor=SingleThreadedExecutor)
 
 
 if __name__ == '__main__':
-    stop.launch('aimrt_bridge.bridge_node')
+    raise SystemExit(main())

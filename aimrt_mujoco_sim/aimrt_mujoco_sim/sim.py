@@ -19,7 +19,9 @@ import sys
 import threading
 import time
 
-from node_runtime import stop as stop_request
+from node_runtime import runner, stop as stop_request
+from node_runtime.loop import DeadlineLoop
+from node_runtime.runner import StopWait
 import numpy as np
 import yaml
 
@@ -329,21 +331,22 @@ class AimrtMujocoSim:
             self.poster.offer(self.state_batch(time.time_ns()))
 
     def run(self, duration=None):
-        ticks_left = None if duration is None else max(1, round(duration / self.period))
-        deadline = time.monotonic()
-        while not self.stop_event.is_set():
-            self.tick()
-            if ticks_left is not None:
-                ticks_left -= 1
-                if ticks_left == 0:
-                    break
-            deadline += self.period
-            now = time.monotonic()
-            if deadline > now:
-                self.stop_event.wait(deadline - now)
-            elif now - deadline > self.period:
-                self.overruns += 1  # more than a tick late: restart the schedule
-                deadline = now
+        """
+        Tick every period until stop_event, or for `duration` simulated seconds.
+
+        node_runtime's DeadlineLoop in this thread: it sleeps on stop_event to absolute
+        deadlines (no busy-wait) and after a stall of more than a tick skips the missed
+        ticks (counted in overruns, one per stall) instead of bursting to catch up.
+        """
+        ticks = None if duration is None else max(1, round(duration / self.period))
+        loop = DeadlineLoop(self.period, lambda deadline: self.tick(), raise_errors=True)
+        loop.prepare_thread()
+        stop = self.stop_event
+        try:
+            loop.run(StopWait(stop),
+                     lambda: not stop.is_set() and (ticks is None or loop.ticks < ticks))
+        finally:
+            self.overruns += loop.stalls
 
     def start(self):
         self.server.start()
@@ -365,20 +368,31 @@ def _parse_args(argv):
     return p.parse_args(argv)
 
 
-def main(argv=None, stop=None):
-    """Run until SIGINT/SIGTERM (or --duration); return the exit code."""
-    stop = stop_request.watch(stop)
+def main(argv=None):
+    """
+    Run until SIGINT/SIGTERM (or --duration); return the exit status.
+
+    node_runtime.runner's rule: 0 on a stop or at the end of --duration, 2 with one stderr
+    line for a bad configuration, 1 for any other failure (a port in use).
+    """
     args = _parse_args(sys.argv[1:] if argv is None else argv)
+    return runner.run_program(lambda: _run(args), prog='aimrt_mujoco_sim')
+
+
+def _run(args):
     logging.basicConfig(level=args.log_level.upper(), stream=sys.stderr,
                         format='[%(name)s] %(levelname)s: %(message)s')
     try:
         cfg = load_config(args.config)
-        if stop.is_set():
-            return 0
-        sim = AimrtMujocoSim(cfg, stop)
-    except (OSError, ValueError, TypeError, yaml.YAMLError) as e:
-        LOG.error('cannot start: %s', e)
-        return 2
+        if stop_request.requested():
+            return
+        sim = AimrtMujocoSim(cfg, stop_request.event())
+    except (ValueError, TypeError, yaml.YAMLError) as e:
+        raise runner.ConfigError(e) from None
+    except OSError as e:
+        if e.filename is None:
+            raise       # a socket that cannot be bound: a failure, not the configuration
+        raise runner.ConfigError(e) from None
     try:
         sim.start()
         LOG.info('running: Adam U (%s base), %g Hz physics, states every %d ticks to %s, '
@@ -393,7 +407,6 @@ def main(argv=None, stop=None):
                  'sent, %d failed, %d batches dropped, %d overruns', sim.ticks,
                  sim.targets.accepted, sim.rejected, sim.poster.sent, sim.poster.failed,
                  sim.poster.dropped, sim.overruns)
-    return 0
 
 
 if __name__ == '__main__':

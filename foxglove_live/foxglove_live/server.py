@@ -17,21 +17,18 @@ that subscribes late.
 import collections
 import os
 import re
-import sys
 import threading
 import time
 from urllib.parse import unquote, urlparse
 
 import foxglove
 from foxglove.websocket import Capability, ConnectionGraph, StatusLevel
-from node_runtime import stop
+from node_runtime import runner
 from node_runtime.bounded_text import bounded, RateLimiter
 from rcl_interfaces.msg import (FloatingPointRange, IntegerRange, ParameterDescriptor,
                                 ParameterType)
-import rclpy
-from rclpy.exceptions import ParameterException
+from rclpy.node import Node
 from rclpy.qos import DurabilityPolicy
-from rclpy.signals import SignalHandlerOptions
 from ros2bag_mcap import qos as qos_util
 from ros2bag_mcap.schema import DefinitionNotFound, message_class, message_definition
 
@@ -455,41 +452,49 @@ def _full_name(info):
     return _join(info.node_namespace, info.node_name)
 
 
-def main(argv=None):
-    """Run the server until SIGINT/SIGTERM (stop request); returns the exit code."""
-    stop.install()
-    if stop.requested():
-        return 0
-    rclpy.init(args=['foxglove_server'] + list(argv or []),
-               signal_handler_options=SignalHandlerOptions.NO)
-    node = rclpy.create_node('foxglove_server')
-    bridge = None
-    try:
+class FoxgloveServerNode(Node):
+    """
+    The foxglove_server node: a FoxgloveBridge on a node of its own, for node_runtime.runner.
+
+    The runner ticks discover() every DISCOVERY_PERIOD in its DeadlineLoop (runs_in_loop),
+    in the thread that spins the executor, and closes the bridge before the node is
+    destroyed.
+    """
+
+    runs_in_loop = True
+    period = DISCOVERY_PERIOD
+
+    def __init__(self):
+        super().__init__('foxglove_server')
         try:
-            bridge = FoxgloveBridge(node)
+            self.bridge = FoxgloveBridge(self)
         except ServerStartError as exc:
-            print(f'error: cannot start the Foxglove server on {exc}', file=sys.stderr)
-            return 1
-        except (ParameterException, ValueError, TypeError) as exc:
-            print(f'error: bad parameter: {" ".join(str(exc).split())}', file=sys.stderr)
-            return 2
-        node.get_logger().info(
-            f'Foxglove WebSocket server on ws://{bridge.host}:{bridge.server.port} '
+            self.destroy_node()
+            raise ServerStartError(f'cannot start the Foxglove server on {exc}') from None
+        except BaseException:
+            self.destroy_node()
+            raise
+        self.get_logger().info(
+            f'Foxglove WebSocket server on ws://{self.bridge.host}:{self.bridge.server.port} '
             '(Foxglove: Open connection > Foxglove WebSocket)')
-        from rclpy.experimental import EventsExecutor
-        executor = EventsExecutor()
-        executor.add_node(node)
-        next_discovery = 0.0
-        while not stop.requested() and rclpy.ok():
-            now = time.monotonic()
-            if now >= next_discovery:
-                bridge.discover()
-                next_discovery = now + DISCOVERY_PERIOD
-            executor.spin_once(timeout_sec=0.1)
-        executor.shutdown(timeout_sec=1.0)
-        return 0
-    finally:
-        if bridge is not None:
-            bridge.close()
-        node.destroy_node()
-        rclpy.try_shutdown()
+        self.bridge.discover()
+
+    def tick(self, deadline):
+        """Discover new topics and drop the channels of gone ones."""
+        self.bridge.discover()
+
+    def close(self):
+        """Close the channels and stop the WebSocket server."""
+        self.bridge.close()
+
+
+def main(argv=None):
+    """
+    Run the server until SIGINT/SIGTERM (node_runtime.runner); return the exit status.
+
+    0 on a stop, 2 with one stderr line for a bad parameter, 1 with one line when the server
+    cannot start (its port is in use).
+    """
+    from rclpy.experimental import EventsExecutor
+    return runner.run_nodes([FoxgloveServerNode], ['foxglove_server'] + list(argv or []),
+                            executor=EventsExecutor, config_errors=(TypeError,))

@@ -200,7 +200,8 @@ def test_busy_port_is_one_line_error(session):
     stopped = session['busy_port']
     assert stopped.signal is None and stopped.returncode == 1, stopped.output
     err = session['busy_port_stderr'].strip()
-    assert len(err.splitlines()) == 1 and err.startswith('error:'), err
+    assert len(err.splitlines()) == 1, err
+    assert err.startswith('foxglove_server: error: cannot start the Foxglove server'), err
     assert str(DEFAULT_PORT) in err or 'in use' in err, err
     assert 'Traceback' not in stopped.output + err
 

@@ -10,7 +10,7 @@ import numpy as np
 from . import cdr, params, qos, topics
 from .bridge_core import BridgeConfig, BridgeCore
 from .loop_node import LoopNode
-from .ros_common import run, StatusReporter
+from .runtime import run, StatusReporter
 from .validation import GainLimits, InvalidCommand
 
 

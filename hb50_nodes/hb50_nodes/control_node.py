@@ -11,7 +11,7 @@ from . import cdr, params, qos, topics
 from .control_core import ControlConfig, ControlCore
 from .layout import JOINT_NAMES, LEG_NAMES, NUM_JOINTS
 from .loop_node import LoopNode
-from .ros_common import run, StatusReporter
+from .runtime import run, StatusReporter
 
 
 def _vec(values):

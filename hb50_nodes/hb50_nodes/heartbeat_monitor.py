@@ -8,7 +8,7 @@ from rclpy.node import Node
 
 from . import params, qos, topics
 from .heartbeat import HeartbeatTracker
-from .ros_common import run, StatusReporter, steady_timer
+from .runtime import run, StatusReporter, steady_timer
 
 
 class HeartbeatMonitor(Node):

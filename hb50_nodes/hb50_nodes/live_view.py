@@ -20,11 +20,10 @@ import tty
 
 from geometry_msgs.msg import Twist
 from hb50_commons.msg import BridgeData, BridgeState, JointCommand, RobotState, Status
-import rclpy
 from rclpy.node import Node
 
 from . import levels, params, qos, topics
-from .ros_common import run, spin_nodes, steady_timer
+from .runtime import run, steady_timer
 from .teleop import HELP, parse_keys, Teleop
 
 TYPES = {
@@ -183,15 +182,9 @@ class LiveView(Node):
             self.done = True
 
 
-def run_view(args=None):
-    """Body of bin/live_view: the view run by ros_common.run() (stop request, ordered exit)."""
-    return run([LiveView], args)
-
-
 def main(args=None):
-    rclpy.init(args=args)
-    view = LiveView()
-    spin_nodes([view], done=lambda: view.done)
+    """Run the view until SIGINT/SIGTERM, `q` or its duration (node_runtime.runner)."""
+    return run([LiveView], args)
 
 
 if __name__ == '__main__':

@@ -13,8 +13,8 @@ import time
 from rclpy.node import Node
 
 from . import topics
-from .ros_common import StampClock, steady_timer
 from .rt_loop import PeriodicThread
+from .runtime import StampClock, steady_timer
 
 
 class LoopNode(Node):

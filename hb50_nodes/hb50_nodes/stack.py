@@ -12,7 +12,7 @@ default). `--ros-args --params-file config/hb50.yaml` works as for the separate 
 from .bridge_node import BridgeNode
 from .control_node import ControlNode
 from .heartbeat_monitor import HeartbeatMonitor
-from .ros_common import run
+from .runtime import run
 from .state_publisher_node import StatePublisher
 
 

@@ -22,7 +22,7 @@ from tf2_msgs.msg import TFMessage
 
 from . import description, levels, qos, topics
 from .layout import JOINT_NAMES
-from .ros_common import run, StatusReporter, steady_timer
+from .runtime import run, StatusReporter, steady_timer
 
 ROBOT_DESCRIPTION = 'robot_description'
 JOINT_STATES = 'joint_states'

@@ -171,6 +171,7 @@ def test_the_executable_exits_2_with_the_error(test_domain):
     proc.wait(30.0)
     code, out, _ = rh.stop(proc)
     assert code == 2, out
-    (line,) = [line for line in out.splitlines() if line.startswith('error: ')]
-    assert line.startswith("error: parameter 'rate': ") and 'out of range' in line, out
+    (line,) = [line for line in out.splitlines() if 'configuration error: ' in line]
+    assert line.startswith("bridge_node: configuration error: parameter 'rate': ") \
+        and 'out of range' in line, out
     assert 'Traceback' not in out

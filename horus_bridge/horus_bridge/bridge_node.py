@@ -14,22 +14,19 @@ resynchronises (rewind) or is reopened (truncation) while the other topics keep
 flowing.
 """
 
-import sys
 
 from horus_msg_py import HorusMsgError, PowerSupplyStatus, shm, ShmRewoundError
 from horus_msg_py.ros_cdr import CDR_ENCODERS
 from horus_msg_py.ros_conversions import CONVERTERS
-from node_runtime import stop
+from node_runtime import runner
 from node_runtime.bounded_text import bounded, RateLimiter
 from node_runtime.parameters import declare, on_change, Parameter
-import rclpy
 from rclpy.clock import Clock, ClockType
 from rclpy.exceptions import InvalidParameterTypeException, InvalidParameterValueException
 from rclpy.executors import SingleThreadedExecutor
 from rclpy.node import Node
 from rclpy.qos import DurabilityPolicy, HistoryPolicy, QoSProfile, ReliabilityPolicy
 from rclpy.qos_overriding_options import InvalidQosOverridesError, QoSOverridingOptions
-from rclpy.signals import SignalHandlerOptions
 
 from .mapping import parse_horus_to_ros, parse_ros_to_horus
 
@@ -324,34 +321,16 @@ class HorusBridge(Node):
 
 
 def main(args=None):
-    """Run the bridge until SIGINT/SIGTERM (node_runtime.stop); 0 on a stop, 1 on a bad config."""
-    stop.install()
-    if stop.requested():
-        return 0
-    rclpy.init(args=args, signal_handler_options=SignalHandlerOptions.NO)
-    node = None
-    executor = None
-    try:
-        try:
-            node = HorusBridge()
-        except (ValueError, OSError) as exc:    # MappingError, ShmError, bad parameters
-            print('horus_bridge: %s' % bounded(exc), file=sys.stderr)
-            return 1
-        # SingleThreadedExecutor kept: with EventsExecutor the bridge used less CPU but
-        # delivered about half as many messages at 20 000/s offered (README, Performance).
-        executor = SingleThreadedExecutor()
-        executor.add_node(node)
-        while not stop.requested():
-            executor.spin_once(timeout_sec=0.1)
-        return 0
-    finally:
-        if executor is not None:
-            executor.shutdown()
-        if node is not None:
-            node.close()
-            node.destroy_node()
-        rclpy.try_shutdown()
+    """
+    Run the bridge until SIGINT/SIGTERM (node_runtime.runner); return the exit status.
+
+    0 on a stop, 2 with one stderr line for a bad parameter or mapping, 1 for any other
+    failure (a shared-memory segment that cannot be opened).
+    """
+    # SingleThreadedExecutor kept: with EventsExecutor the bridge used less CPU but
+    # delivered about half as many messages at 20 000/s offered (README, Performance).
+    return runner.run_nodes([HorusBridge], args, executor=SingleThreadedExecutor)
 
 
 if __name__ == '__main__':
-    stop.launch('horus_bridge.bridge_node')
+    raise SystemExit(main())

@@ -1,2 +1,2 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Process runtime shared by the workspace's executables: stop requests, bounded log text."""
+"""Process runtime shared by the workspace's executables: stop, runner, loop, bounded text."""

@@ -62,13 +62,14 @@ class DeadlineLoop:
     the loop, and the tick runs at the first deadline after any callback, so a flood on a
     subscription never starves the loop (one spin_once serves one callback).
 
-    After a stall of more than a period the missed ticks are skipped (the phase is kept) and
-    counted: `missed_slots` counts periods without a tick the way a subscriber counts stamp
-    gaps (a wake interval of k periods = k - 1 missing).
+    After a stall of more than a period the missed ticks but the latest are skipped (the phase
+    is kept; the latest runs at once) and counted: `missed_slots` counts periods without a
+    tick the way a subscriber counts stamp gaps (a wake interval of k periods = k - 1
+    missing).
     """
 
     def __init__(self, period: float, tick: Callable[[float], None], *,
-                 busy_wait: float = 0.0, rt_priority: int = 0,
+                 busy_wait: float = 0.0, rt_priority: int = 0, raise_errors: bool = False,
                  clock_ns: Callable[[], int] = time.monotonic_ns) -> None:
         if period <= 0.0:
             raise ValueError(f'period must be > 0, not {period}')
@@ -76,6 +77,7 @@ class DeadlineLoop:
         self.tick = tick
         self.busy_wait = max(0.0, busy_wait)
         self.rt_priority = rt_priority
+        self.raise_errors = raise_errors    # a tick that raises ends run() with the error
         self.rt_error: Optional[str] = None     # why SCHED_FIFO was not obtained
         self._clock_ns = clock_ns
         self.ticks = 0
@@ -97,8 +99,9 @@ class DeadlineLoop:
         """
         Run until keep_going() is false (checked at least once per callback and per tick).
 
-        A tick that raises is printed and counted, unless stopping() says the process is
-        shutting down (its publishers may be invalid already): then the loop returns.
+        A tick that raises is printed and counted (raise_errors: re-raised, the loop ends),
+        unless stopping() says the process is shutting down (its publishers may be invalid
+        already): then the loop returns.
         """
         now_ns = self._clock_ns
         period_ns = int(self.period * 1e9)
@@ -123,6 +126,8 @@ class DeadlineLoop:
             except Exception:   # noqa: B902 - one bad tick must not end the loop
                 if stopping():
                     return
+                if self.raise_errors:
+                    raise
                 self.errors += 1
                 traceback.print_exc()
             self.ticks += 1
@@ -130,8 +135,10 @@ class DeadlineLoop:
             deadline += period_ns
             late = now_ns() - deadline
             if late > period_ns:
-                # More than a period behind (a VM stall): skip the missed ticks, keep the phase.
-                missed = late // period_ns + 1
+                # More than a period behind (a VM stall): skip the older missed ticks, keep
+                # the phase, and tick for the latest slot that has passed at once (it is less
+                # than a period late), as a loop restarted at the stall's end would.
+                missed = late // period_ns
                 self.overruns += int(missed)
                 self.stalls += 1
                 self.max_late = max(self.max_late, late * 1e-9)

@@ -13,17 +13,15 @@ runs (`ros2 param set /adam_arm_pose kp 80.0`), the rest is read at start-up.
         $(ros2 pkg prefix pnd_adam_examples)/share/pnd_adam_examples/config/arm_pose.yaml
 """
 
-from node_runtime import stop as stop_request
+from node_runtime import runner
 from node_runtime.parameters import declare, on_change, Parameter
 from pnd_adam.msg import HandCmd, HandState, LowCmd, LowState, MotorCmd
 from pnd_adam_description.gains import vendor_gains
 from pnd_adam_description.joints import (JOINT_LIMITS, JOINT_NAMES, KD_MAX, KP_MAX, LEFT_ARM,
                                          NUM_JOINTS, RIGHT_ARM, WAIST)
-import rclpy
 from rclpy.executors import SingleThreadedExecutor
 from rclpy.node import Node
 from rclpy.qos import qos_profile_sensor_data
-from rclpy.signals import SignalHandlerOptions
 
 from .fastdds_profile import use_interop_profile
 from .trajectory import min_jerk
@@ -184,44 +182,22 @@ class ArmPose(Node):
                                + f' hands (measured before: {was})')
 
 
-def main(args=None, stop=None):
+def main(args=None):
     """
-    Run the node until SIGINT/SIGTERM.
+    Run the node until SIGINT/SIGTERM (node_runtime.runner); return the exit status.
 
-    Signals only set a flag (node_runtime.stop; rclpy's own handlers are off): rclpy's handlers
-    would shut the context down from the signal, under a timer callback that is still
-    publishing or a create_publisher still running, which then fails with "publisher's
-    context is invalid". Here the main thread leaves the spin loop between two callbacks
-    and tears down in order: node first, then the context.
+    0 on a stop, 2 with one stderr line for a bad parameter (nothing is sent), 1 for any
+    other failure.
     """
-    stop = stop_request.watch(stop)
     # Before rclpy.init(): Fast DDS reads its profile when the participant is created.
     profile = use_interop_profile()
-    if stop.is_set():
-        return 0
-    rclpy.init(args=args, signal_handler_options=SignalHandlerOptions.NO)
-    node = None
-    executor = SingleThreadedExecutor()
-    try:
-        if stop.is_set():
-            return 0
-        try:
-            node = ArmPose()
-        except ValueError as exc:       # a bad parameter: one line, nothing sent
-            print(f'adam_arm_pose: configuration error: {exc}', flush=True)
-            return 2
-        executor.add_node(node)
+
+    def arm_pose():
+        node = ArmPose()
         node.get_logger().info(f'Fast DDS profile: {profile}')
-        while not stop.is_set():
-            # A signal's flag is seen within one timeout even when nothing else happens.
-            executor.spin_once(timeout_sec=0.1)
-    finally:
-        executor.shutdown()
-        if node is not None:
-            node.destroy_node()
-        rclpy.try_shutdown()
-    return 0
+        return node
+    return runner.run_nodes([arm_pose], args, executor=SingleThreadedExecutor)
 
 
 if __name__ == '__main__':
-    main()
+    raise SystemExit(main())

@@ -18,7 +18,9 @@ import time
 from cyclonedds.domain import DomainParticipant
 from cyclonedds.pub import DataWriter
 from cyclonedds.topic import Topic
-from node_runtime import stop as stop_request
+from node_runtime import runner, stop as stop_request
+from node_runtime.loop import DeadlineLoop
+from node_runtime.runner import StopWait
 from pnd_adam_description.joints import NUM_JOINTS
 import yaml
 
@@ -143,29 +145,23 @@ class AdamSimulator:
 
     def run(self, duration=None):
         """
-        Tick at rate_hz until stopped or for a duration.
+        Tick at rate_hz until stopped or for a duration (round(duration * rate_hz) ticks).
 
-        Ticks until stop_event, or round(duration * rate_hz) times; sleeps to absolute
-        deadlines so the rate does not drift with the work done per tick.
+        node_runtime's DeadlineLoop in this thread: it sleeps on stop_event to absolute
+        deadlines (no busy-wait, no drift with the work per tick) and after a VM stall of
+        more than a tick skips the missed ticks instead of bursting to catch up (counted in
+        overruns, one per stall).
         """
-        period = 1.0 / self.rate_hz
-        ticks_left = None if duration is None else max(1, round(duration * self.rate_hz))
-        deadline = time.monotonic()
-        while not self.stop_event.is_set():
-            self.tick()
-            if ticks_left is not None:
-                ticks_left -= 1
-                if ticks_left == 0:
-                    break
-            deadline += period
-            now = time.monotonic()
-            if deadline > now:
-                time.sleep(deadline - now)
-            elif now - deadline > period:
-                # More than a whole tick late (VM stall): restart the schedule instead of
-                # bursting to catch up, which would distort the state rate further.
-                self.overruns += 1
-                deadline = now
+        ticks = None if duration is None else max(1, round(duration * self.rate_hz))
+        loop = DeadlineLoop(1.0 / self.rate_hz, lambda deadline: self.tick(),
+                            raise_errors=True)
+        loop.prepare_thread()
+        stop = self.stop_event
+        try:
+            loop.run(StopWait(stop),
+                     lambda: not stop.is_set() and (ticks is None or loop.ticks < ticks))
+        finally:
+            self.overruns += loop.stalls
 
     def close(self):
         # Deleting the participant tears down its readers and writers.
@@ -188,31 +184,29 @@ def _parse_args(argv):
     return p.parse_args(argv)
 
 
-def main(argv=None, stop=None):
+def main(argv=None):
     """
-    Run the simulator until SIGINT/SIGTERM (or --duration); return the exit code.
+    Run the simulator until SIGINT/SIGTERM (or --duration); return the exit status.
 
-    stop: the stop Event of node_runtime.stop, installed by the launcher (scripts/adam_sim)
-    before this module's imports; without one, main installs the handlers itself.
+    node_runtime.runner's rule: 0 on a stop or at the end of --duration, 2 with one stderr
+    line for a bad configuration, 1 for any other failure.
     """
-    stop = stop_request.watch(stop)
     args = _parse_args(sys.argv[1:] if argv is None else argv)
+    return runner.run_program(lambda: _run(args), prog='adam_sim')
+
+
+def _run(args):
     logging.basicConfig(level=args.log_level.upper(), stream=sys.stderr,
                         format='[%(name)s] %(levelname)s: %(message)s')
     try:
         cfg = load_config(args.config, {'domain_id': args.domain_id, 'rate_hz': args.rate_hz})
-    except (OSError, ValueError, yaml.YAMLError) as e:
-        LOG.error('bad configuration: %s', e)
-        return 2
-    if stop.is_set():  # stopped during start-up: nothing was created yet
-        return 0
-    try:
+        if stop_request.requested():    # stopped during start-up: nothing was created yet
+            return
         model = AdamModel(ModelConfig(**cfg['model']), timestep=1.0 / cfg['rate_hz'])
-    except (OSError, ValueError) as e:
-        LOG.error('bad configuration: %s', e)
-        return 2
+    except (OSError, ValueError, yaml.YAMLError) as e:
+        raise runner.ConfigError(e) from None
     sim = AdamSimulator(cfg['domain_id'], cfg['rate_hz'], model, trace=bool(args.trace_file),
-                        stop=stop)
+                        stop=stop_request.event())
     LOG.info('running: domain %d, %g Hz, publishing %s %s, subscribed to %s %s; physics %s '
              '(base %s), command timeout %s', cfg['domain_id'], cfg['rate_hz'],
              TOPIC_LOWSTATE, TOPIC_HANDSTATE, TOPIC_LOWCMD, TOPIC_HANDCMD,
@@ -230,7 +224,6 @@ def main(argv=None, stop=None):
         sim.close()
         if args.trace_file:
             sim.write_trace(args.trace_file)
-    return 0
 
 
 if __name__ == '__main__':

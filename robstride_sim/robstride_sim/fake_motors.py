@@ -16,7 +16,7 @@ import sys
 import threading
 import time
 
-from node_runtime import stop as stop_request
+from node_runtime import runner, stop
 
 from .canbus import from_message, open_python_can, to_message
 from .models import get_model
@@ -143,15 +143,15 @@ def build_parser():
     return parser
 
 
-def main(argv=None, stop=None):
-    """Answer on the bus until SIGINT/SIGTERM (exit 0); 2 for bad arguments."""
-    stop = stop_request.watch(stop)
+def main(argv=None):
+    """Answer on the bus until SIGINT/SIGTERM (exit 0); 2 for bad arguments (runner rule)."""
     args = build_parser().parse_args(argv)
-    try:
-        spec = parse_motors(args.motors)
-    except ValueError as exc:
-        print(f'robstride_fake_motors: {exc}', file=sys.stderr)
-        return 2
+    return runner.run_program(lambda: serve(args), prog='robstride_fake_motors')
+
+
+def serve(args):
+    """Run the motors of the parsed command line on their bus until the stop request."""
+    spec = parse_motors(args.motors)        # ValueError: a configuration error (exit 2)
     motors = [SimMotor(cid, model) for cid, model in spec]
     peer = FakeMotorPeer(
         motors, lambda: open_python_can(args.interface, args.channel, args.bitrate))
@@ -162,8 +162,6 @@ def main(argv=None, stop=None):
     names = ', '.join(f'id {m.can_id} {m.model.name}' for m in motors)
     print(f'robstride_fake_motors: {names} on {args.interface} {args.channel}', flush=True)
     try:
-        while not stop.wait(0.2):
-            pass
+        stop.event().wait()
     finally:
         peer.close()
-    return 0

@@ -6,23 +6,21 @@ It drives simulated motors in its own process (`can_interface: sim`) or motors o
 through python-can (any other `can_interface`), real ones or robstride_fake_motors; with
 `fake_motors: true` it runs the simulated motors itself as a bus peer (python-can `virtual`).
 The node is thin: the motors (motor.py), the buses (bus.py, canbus.py) and the read/write
-logic (hardware.py) are plain Python. One timer runs the cycle; every service handler returns
-immediately (no waiting inside a callback), so a single-threaded executor is enough: rclpy's
-EventsExecutor (timer, subscription and services dispatched from one thread, as by the
-SingleThreadedExecutor, but without rebuilding a wait set of ~15 entities in Python every
-2 ms). The two per-cycle messages are published as CDR bytes (state_cdr.py).
+logic (hardware.py) are plain Python. One thread does everything: node_runtime's DeadlineLoop
+runs the cycle at update_rate_hz and spins rclpy's EventsExecutor between the deadlines
+(subscription and services dispatched in the same thread, without rebuilding a wait set of
+~15 entities in Python every 2 ms, and without a second thread); every service handler
+returns immediately (no waiting inside a callback). The two per-cycle messages are published
+as CDR bytes (state_cdr.py).
 """
 import contextlib
 import time
 
-from node_runtime import stop as stop_request
+from node_runtime import runner
 from node_runtime.parameters import declare, on_change, Parameter
-import rclpy
 from rclpy.clock import Clock, ClockType
-from rclpy.executors import ExternalShutdownException
 from rclpy.experimental import EventsExecutor
 from rclpy.node import Node
-from rclpy.signals import SignalHandlerOptions
 from robstride_interfaces.msg import RobstrideState
 from robstride_interfaces.srv import (GetDataFromRobstride, RebootRobstride,
                                       SetDataToRobstride, SetZeroRobstride)
@@ -189,16 +187,29 @@ class RobstrideSimNode(Node):
         # construction: the first spin can come much later on a loaded machine).
         self._last = time.monotonic()
         rate = float(p['update_rate_hz'])
-        # Steady time, also with use_sim_time: a driver keeps reading and writing the bus
+        # The cycle runs in the runner's DeadlineLoop (runs_in_loop, period, tick), on the
+        # monotonic clock, also with use_sim_time: a driver keeps reading and writing the bus
         # while a simulation's /clock is paused (its stamps follow the node clock).
-        self.timer = self.create_timer(1.0 / rate, self._cycle,
-                                       clock=Clock(clock_type=ClockType.STEADY_TIME))
+        self.period = 1.0 / rate
+        self.timer = None
         where = ('simulated in-process' if self.mode == 'sim' else
                  f'on {interface} {p["can_channel"]!r}'
                  + (' (fake motors in this process)' if self.peer else ''))
         self.get_logger().info(
             f'{n} RobStride motor(s) {where}: ' + ', '.join(
                 f'{j.name}=id{j.can_id}/{j.model.name}' for j in joints) + f' at {rate:g} Hz')
+
+    runs_in_loop = True
+
+    def tick(self, deadline):
+        """Run one read/publish/write cycle (the runner's DeadlineLoop, every period)."""
+        self._cycle()
+
+    def start_timer(self):
+        """Run the cycle from a steady executor timer instead (a loop at another rate)."""
+        if self.timer is None:
+            self.timer = self.create_timer(self.period, self._cycle,
+                                           clock=Clock(clock_type=ClockType.STEADY_TIME))
 
     def close(self):
         """Stop the CAN threads (the node itself is destroyed by the caller)."""
@@ -407,40 +418,18 @@ class RobstrideSimNode(Node):
         return resp
 
 
-def main(args=None, stop=None):
+def main(args=None):
     """
-    Run the node until SIGINT/SIGTERM; exit status 0, or 2 for a configuration error.
+    Run the node until SIGINT/SIGTERM (node_runtime.runner); return the exit status.
 
-    The signals only set `stop`: the spin loop ends, the node and the CAN threads are shut
-    down in order and rclpy last, so no callback ever runs on a shut-down context.
+    0 on a stop, 2 with one stderr line for a configuration error, 1 for any other failure.
+    One thread: the runner's DeadlineLoop runs the cycle and spins the EventsExecutor
+    between the deadlines. The node (its CAN threads) is closed and destroyed before rclpy
+    shuts down, so no callback ever runs on a shut-down context.
     """
-    stop = stop_request.watch(stop)
-    rclpy.init(args=args, signal_handler_options=SignalHandlerOptions.NO)
-    node = executor = None
-    try:
-        if stop.is_set():
-            return 0
-        # Default namespace /robstride unless the command line sets one (-r __ns:=...).
-        node = RobstrideSimNode(namespace=DEFAULT_NAMESPACE)
-        # Spun with a timeout, always: EventsExecutor without one never returns.
-        executor = EventsExecutor()
-        executor.add_node(node)
-        while not stop.is_set():
-            executor.spin_once(timeout_sec=0.1)
-    except ExternalShutdownException:
-        pass
-    except ConfigError as exc:
-        print(f'robstride_sim: configuration error: {exc}', flush=True)
-        return 2
-    finally:
-        if node is not None:
-            node.close()
-        if executor is not None:
-            executor.shutdown(timeout_sec=1.0)
-        if node is not None:
-            node.destroy_node()
-        rclpy.try_shutdown()
-    return 0
+    # Default namespace /robstride unless the command line sets one (-r __ns:=...).
+    return runner.run_nodes([lambda: RobstrideSimNode(namespace=DEFAULT_NAMESPACE)], args,
+                            executor=EventsExecutor)
 
 
 if __name__ == '__main__':

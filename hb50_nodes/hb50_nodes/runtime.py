@@ -1,21 +1,24 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Small ROS helpers shared by every node: stamps, timers, status and heartbeats, spinning."""
+"""
+What the HB50 nodes share: stamp clock, steady timers, status reporting, their main().
+
+run() is the main() of every HB50 executable: node_runtime's runner with the HB50 executor
+(HB50_EXECUTOR) and the 500 Hz loop of the loop_mode-loop nodes.
+
+HB50-only (hb50_commons/Status, the /hb50 topics); the vendor-neutral part of running a node
+(init, stop, spin, teardown, exit codes) is node_runtime.runner.
+"""
 
 import os
-import sys
 import threading
 import time
 
 from builtin_interfaces.msg import Time
 from hb50_commons.msg import Status
-from node_runtime import stop
-from node_runtime.loop import DeadlineLoop
-import rclpy
+from node_runtime import runner, stop
 from rclpy.clock import Clock, ClockType
-from rclpy.executors import ExternalShutdownException, MultiThreadedExecutor, \
-    SingleThreadedExecutor
+from rclpy.executors import MultiThreadedExecutor, SingleThreadedExecutor
 from rclpy.parameter import Parameter
-from rclpy.signals import SignalHandlerOptions
 
 from . import levels, qos, topics
 from .reporting import bound, ReportLimiter
@@ -156,8 +159,8 @@ def make_executor():
     return EventsExecutor()
 
 
-def _finished(nodes, done):
-    return done() or any(getattr(node, 'done', False) is True for node in nodes)
+def _loop_options(node):
+    return node.loop_cfg.busy_wait, node.loop_cfg.rt_priority
 
 
 def make_loop(nodes):
@@ -166,117 +169,17 @@ def make_loop(nodes):
 
     Nodes at the same rate share one loop; each tick runs them in the order given
     (hb50_stack: bridge then control). A node at another rate gets an executor timer.
+    The loop busy-waits and takes SCHED_FIFO as the nodes' loop parameters ask.
     """
-    loop_nodes = [n for n in nodes if getattr(n, 'runs_in_loop', False)]
-    if not loop_nodes:
-        return None
-    period = loop_nodes[0].period
-    same = [n for n in loop_nodes if n.period == period]
-    for node in loop_nodes:
-        if node not in same:
-            node.start_timer()
-    ticks = tuple(n.tick for n in same)
-    if len(ticks) == 1:
-        tick = ticks[0]
-    else:
-        def tick(now):
-            for one in ticks:
-                one(now)
-    cfgs = [n.loop_cfg for n in same]
-    loop = DeadlineLoop(period, tick, busy_wait=max(c.busy_wait for c in cfgs),
-                        rt_priority=max(c.rt_priority for c in cfgs))
-    loop.nodes = same
-    return loop
-
-
-def spin_nodes(nodes, done=lambda: False):
-    """
-    Spin `nodes` until a stop, then stop and destroy them and shut the context down.
-
-    A stop is SIGINT/SIGTERM (stop.requested()), done(), a node's `done` attribute or a
-    context shutdown. Then the nodes' loops and timers stop, the executor shuts down, the
-    nodes are destroyed and the context shut down, in that order.
-
-    With loop nodes (loop_mode loop) this thread runs their DeadlineLoop, which spins the
-    executor between the deadlines: one thread serves the ticks, subscriptions and timers.
-    Otherwise it spins the executor alone. rclpy.init is done by the caller. The
-    EventsExecutor must be spun with a timeout (it hangs otherwise); the timeout also bounds
-    how late a stop request is seen (a period, or 0.1 s without a loop).
-    """
-    executor = make_executor()
-    loop = None
-
-    def keep_going():
-        return not stop.requested() and rclpy.ok() and not _finished(nodes, done)
-
-    def stopping():
-        return stop.requested() or not rclpy.ok()
-
-    try:
-        for node in nodes:
-            executor.add_node(node)
-        for node in nodes:
-            if hasattr(node, 'start'):
-                node.start()
-        loop = make_loop(nodes)
-        if loop is not None:
-            loop.prepare_thread()
-            if loop.rt_error is not None:
-                loop.nodes[0].get_logger().warning(
-                    f'rt_priority {loop.rt_priority}: SCHED_FIFO not available '
-                    f'({loop.rt_error}); the loop runs at normal priority')
-            loop.run(executor, keep_going, stopping)
-        else:
-            while keep_going():
-                executor.spin_once(timeout_sec=0.1)
-    except (KeyboardInterrupt, ExternalShutdownException):
-        pass
-    finally:
-        # Loop threads and timers first, while the context is valid: their last log lines
-        # and publishes still work, and nothing runs after the executor stops.
-        for node in nodes:
-            if hasattr(node, 'stop'):
-                node.stop()
-        if loop is not None and loop.summary() is not None and rclpy.ok():
-            # Once, at exit: a stall leaves periods without a tick (no sample exists for
-            # them), which a subscriber sees as stamp gaps; this tells them apart from
-            # messages lost on the way.
-            loop.nodes[0].get_logger().warning(loop.summary())
-        executor.shutdown(timeout_sec=1.0)
-        for node in nodes:
-            node.destroy_node()
-        rclpy.try_shutdown()
+    return runner.shared_loop(nodes, _loop_options)
 
 
 def run(node_factories, args=None):
     """
-    Run the nodes: the main() body of every executable.
+    Run the nodes: the main() body of every HB50 executable; returns the exit status.
 
-    Init, build the nodes, spin, clean shutdown.
-
-    Returns the exit status: 0, also on SIGINT/SIGTERM at any moment; 2 with a one-line
-    error when a parameter is invalid.
+    node_runtime.runner.run_nodes with the HB50 executor (make_executor) and loop
+    (make_loop): 0 on SIGINT/SIGTERM at any moment or when a node is `done`, 2 with one
+    line on stderr for a bad parameter, 1 with one line for any other failure.
     """
-    stop.install()
-    if stop.requested():
-        return 0
-    rclpy.init(args=args, signal_handler_options=SignalHandlerOptions.NO)
-    nodes = []
-    try:
-        for factory in node_factories:
-            if stop.requested():
-                break
-            nodes.append(factory())
-    except ValueError as exc:
-        print(f'error: {exc}', file=sys.stderr)
-        for node in nodes:
-            node.destroy_node()
-        rclpy.try_shutdown()
-        return 2
-    except BaseException:
-        for node in nodes:
-            node.destroy_node()
-        rclpy.try_shutdown()
-        raise
-    spin_nodes(nodes)
-    return 0
+    return runner.run_nodes(node_factories, args, executor=make_executor, loop=make_loop)

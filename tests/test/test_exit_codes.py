@@ -1,6 +1,16 @@
 # SPDX-License-Identifier: Apache-2.0
 """
-Every executable of the workspace stops cleanly on SIGINT and on SIGTERM at any moment.
+Every executable of the workspace follows node_runtime.runner's exit-code rule.
+
+- SIGINT and SIGTERM at any moment: exit 0, no traceback (the runs at three moments below).
+- A bad parameter or configuration (BAD_CONFIG: a real parameter out of its range, a
+  configuration value the program refuses): exit 2 with exactly one line on stderr,
+  `<executable>: configuration error: <reason>`, and nothing on stdout but log lines. The
+  command-line tools follow argparse's form of it: exit 2, the usage, then one line
+  `<prog>: error: <reason>`.
+- The bad-configuration run is made twice where the executable is a Python launcher script:
+  installed, and from the source tree as it is (`./hb50_nodes/bin/bridge_node`), whose first
+  line the install has not rewritten.
 
 Discovery: every file in lib/<pkg>/ of every package of the ament index installed in this
 workspace's install space, so a new package or executable is covered without touching this
@@ -19,7 +29,8 @@ where they need them), then stopped with SIGINT and with SIGTERM at three moment
 - start-up: 0.4 s later (nodes are being created, endpoints discovered),
 - steady: 2 s later.
 
-Pass: exit status 0 and neither 'Traceback' nor '[FATAL]' in the output (stdout and stderr).
+Pass (signals): exit status 0 and neither 'Traceback' nor '[FATAL]' in the output (stdout and
+stderr).
 An executable that ends by itself before the signal (a CLI's one-shot run) must end the
 same way. Runs are made in four processes at a time (most of a run's time is the wait for
 its moment and the exit: with two at a time the test waited more than it computed), the
@@ -69,6 +80,36 @@ PARAMS = {
     ('pnd_adam_examples', 'adam_arm_pose'): 'arm_pose.yaml',
 }
 
+# The bad parameter or configuration of each executable, after its ARGUMENTS and PARAMS
+# ('-p' entries go after the shipped --params-file and override it). CLI: argparse's form.
+BAD_CONFIG = {
+    ('hb50_nodes', 'hb50_stack'): ['-p', 'rate:=-5.0'],
+    ('hb50_nodes', 'bridge_node'): ['-p', 'rate:=-5.0'],
+    ('hb50_nodes', 'control_node'): ['-p', 'rate:=5000.0'],
+    ('hb50_nodes', 'heartbeat_monitor'): ['-p', 'check_rate:=0.0'],
+    ('hb50_nodes', 'state_publisher_node'): ['-p', 'publish_rate:=0.0'],
+    ('hb50_nodes', 'live_view'): ['--ros-args', '-p', 'refresh_rate:=0.0'],
+    ('aimrt_bridge', 'aimrt_bridge_node'): ['-p', 'http_port:=70000'],
+    ('horus_bridge', 'horus_bridge'): ['-p', 'poll_period_s:=0.0'],
+    ('robstride_sim', 'robstride_sim_node'): ['-p', 'update_rate_hz:=5000.0'],
+    ('pnd_adam_examples', 'adam_arm_pose'): ['-p', 'command_rate:=5000.0'],
+    ('foxglove_live', 'foxglove_server'): ['--ros-args', '-p', 'port:=70000'],
+    ('pnd_adam_sim', 'adam_sim'): ['--rate', '-5'],
+    ('aimrt_mujoco_sim', 'aimrt_mujoco_sim'): ['--config', '{tmp}/bad.yaml'],
+    ('robstride_sim', 'robstride_fake_motors'): ['--motors', '1:RS99'],
+    ('ros2cli_py', 'ros2'): ['topic', 'hz', '/x', '--window', '-5'],
+    ('ros2bag_mcap', 'ros2bag'): ['record', '-s', 'sqlite3', '/x'],
+    ('ros2bag_mcap', 'bag_plot'): ['-o'],
+    ('robstride_sim', 'robstride_cli'): ['--timeout', '1', 'no_such_command'],
+}
+# Those that take BAD_CONFIG instead of ARGUMENTS (a command line of their own).
+BAD_REPLACES_ARGUMENTS = {('ros2cli_py', 'ros2'), ('ros2bag_mcap', 'ros2bag'),
+                          ('ros2bag_mcap', 'bag_plot'), ('robstride_sim', 'robstride_cli'),
+                          ('aimrt_mujoco_sim', 'aimrt_mujoco_sim')}
+CLIS = {('ros2cli_py', 'ros2'), ('ros2bag_mcap', 'ros2bag'), ('ros2bag_mcap', 'bag_plot'),
+        ('robstride_sim', 'robstride_cli')}
+BAD_CONFIG_FILES = {'bad.yaml': 'rate_hz: -1.0\n'}
+
 IMPORTS_DELAY = 0.02   # s after the interpreter's start-up
 NOT_PYTHON_DELAY = 0.05  # s after the start, for executables that are not Python
 MOMENTS = {'imports': 0.0, 'start-up': 0.4, 'steady': 2.0}  # s after the imports moment
@@ -106,6 +147,19 @@ def command(package, path, tmp):
     if params:
         cmd += ['--ros-args', '--params-file', os.path.join(share, 'config', params)]
     return cmd
+
+
+def bad_command(package, path, tmp):
+    """Return the command line of `path` with its bad parameter or configuration."""
+    key = (package, path.name)
+    share = get_package_share_directory(package)
+    bad = [a.replace('{tmp}', tmp) for a in BAD_CONFIG[key]]
+    if key in BAD_REPLACES_ARGUMENTS:
+        return [str(path)] + bad
+    cmd = command(package, path, tmp)
+    if PARAMS.get(key):
+        return cmd + bad        # continues the --ros-args of the shipped parameter file
+    return cmd + [a.replace('{share}', share) for a in bad]
 
 
 def environment(domain_id, tmp):
@@ -198,8 +252,75 @@ class Run:
             self.output.append(line)
 
 
+class BadConfigRun:
+    """One start with a bad parameter or configuration, until the executable exits."""
+
+    def __init__(self, package, path, where='installed'):
+        self.package, self.path, self.where = package, path, where
+        self.returncode = None
+        self.stdout = self.stderr = ''
+        self.hung = False
+
+    def __str__(self):
+        return (f'bad configuration {BAD_CONFIG[(self.package, self.path.name)]} '
+                f'({self.where}: {self.path})')
+
+    def problems(self):
+        key = (self.package, self.path.name)
+        if self.hung:
+            return [f'did not exit within {EXIT_TIMEOUT:g} s']
+        lines = self.stderr.splitlines()
+        bad = []
+        if self.returncode != 2:
+            bad.append(f'exit status {self.returncode}, not 2')
+        if 'Traceback' in self.stdout + self.stderr:
+            bad.append("'Traceback' in its output")
+        if key in CLIS:
+            if not lines or ': error: ' not in lines[-1]:
+                bad.append(f"stderr does not end in one '<prog>: error: ' line: {lines[-3:]}")
+        else:
+            # rcl's and the nodes' log lines go to stderr too: the run must have none.
+            expected = f'{self.path.name}: configuration error: '
+            if len(lines) != 1 or not lines[0].startswith(expected):
+                bad.append(f'stderr is not one {expected!r} line: {lines[-5:]}')
+        return bad
+
+    def execute(self, domain_id):
+        with tempfile.TemporaryDirectory(prefix='exit_code_test_') as tmp:
+            for name, text in BAD_CONFIG_FILES.items():
+                pathlib.Path(tmp, name).write_text(text)
+            env = environment(domain_id, tmp)
+            del env['PYTHONPROFILEIMPORTTIME']
+            proc = subprocess.Popen(
+                bad_command(self.package, self.path, tmp), env=env, cwd=tmp,
+                stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                text=True, errors='replace')
+            try:
+                self.stdout, self.stderr = proc.communicate(timeout=EXIT_TIMEOUT)
+            except subprocess.TimeoutExpired:
+                self.hung = True
+                proc.kill()
+                self.stdout, self.stderr = proc.communicate()
+            self.returncode = proc.returncode
+        return self
+
+
+def source_launcher(package, name):
+    """Return the launcher script of an executable in the source tree, or None."""
+    for folder in ('bin', 'scripts'):
+        path = WORKSPACE / package / folder / name
+        if path.is_file() and 'python' in path.read_text(errors='replace').split('\n', 1)[0]:
+            return path
+    return None
+
+
 def _runs_of(package, path):
-    return [Run(package, path, signum, moment) for moment in MOMENTS for signum in SIGNALS]
+    # The source tree's launcher too: it must run as it is, before install rewrites its
+    # first line (a user runs ./pkg/bin/x; `env python3 -S` would fail there).
+    source = source_launcher(package, path.name)
+    from_source = [BadConfigRun(package, source, 'source tree')] if source else []
+    return [BadConfigRun(package, path)] + from_source + [
+        Run(package, path, signum, moment) for moment in MOMENTS for signum in SIGNALS]
 
 
 @pytest.fixture(scope='module')
@@ -222,19 +343,24 @@ def test_discovery_finds_the_workspace_executables():
     assert ('pnd_adam_sim', 'adam_sim') in names and ('hb50_nodes', 'bridge_node') in names
     # Every table entry names something that exists: a renamed executable must not leave
     # its arguments behind while the test quietly starts it without them.
-    for key in list(ARGUMENTS) + list(PARAMS):
+    for key in list(ARGUMENTS) + list(PARAMS) + list(BAD_CONFIG):
         if key[0] in {package for package, _ in EXECUTABLES}:
             assert key in names, f'{key} in the table but not installed'
+    # The launchers are plain scripts in the source tree (their handlers come first).
+    assert source_launcher('hb50_nodes', 'bridge_node') is not None
+    # Every executable has its bad configuration: a new one is checked from the start.
+    assert names <= set(BAD_CONFIG), f'no BAD_CONFIG entry for {sorted(names - set(BAD_CONFIG))}'
 
 
 @pytest.mark.parametrize('package,path', EXECUTABLES,
                          ids=[f'{p}/{e.name}' for p, e in EXECUTABLES])
-def test_executable_exits_cleanly_on_signals(results, package, path):
+def test_executable_follows_the_exit_code_rule(results, package, path):
     runs = results[(package, path.name)]
     failed = [(run, run.problems()) for run in runs if run.problems()]
     report = []
     for run, bad in failed:
-        tail = '\n      '.join(run.output[-6:])
+        output = run.output if isinstance(run, Run) else (run.stdout + run.stderr).splitlines()
+        tail = '\n      '.join(output[-6:])
         report.append(f'{run}: {", ".join(bad)}\n      {tail}')
-    assert not failed, (f'{package}/{path.name}: {len(failed)} of {len(runs)} stops not '
-                        'clean:\n  ' + '\n  '.join(report))
+    assert not failed, (f'{package}/{path.name}: {len(failed)} of {len(runs)} runs break '
+                        'the exit-code rule:\n  ' + '\n  '.join(report))
