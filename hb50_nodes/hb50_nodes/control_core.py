@@ -9,7 +9,7 @@ import numpy as np
 from . import kinematics, levels
 from .gait import InvalidVelocityCommand, scale_velocity, smoothstep, Trot, VelocityCommand
 from .layout import NUM_JOINTS, NUM_LEGS
-from .physics import GRAVITY
+from .drives import GRAVITY
 
 # RobotState enums (values as in hb50_commons/msg/RobotState.msg).
 MODE_IDLE, MODE_STAND_UP, MODE_STAND, MODE_LOCOMOTION, MODE_DAMPING = 0, 1, 2, 3, 4
