@@ -136,6 +136,7 @@ def _f32(values):
     """Little-endian float32 bytes of a float64 array (cdr.f32_bytes without its checks)."""
     return values.astype('<f4').tobytes()
 
+
 # A valid 12-joint command is under 1 KiB (source_node <= 255 characters, the configured
 # names); 64 KiB leaves room for a long header frame_id. Anything larger (megabyte strings,
 # 10k-entry arrays) is refused before decoding.

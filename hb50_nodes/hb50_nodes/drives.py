@@ -1,7 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
 """
-What both HB50 physics engines share: the configuration, the drive law and status words, the
-thermal and power model.
+What both HB50 physics engines share: configuration, drive law, status words, thermal, power.
 
 physics.py (engine `simple`) and mujoco_physics.py (engine `mujoco`) both build on this
 module, so neither imports the other (physics.make_sim imports mujoco_physics only when it is

@@ -24,8 +24,8 @@ import mujoco
 import numpy as np
 
 from . import description
-from .layout import JOINT_NAMES, LEG_FRONT, LEG_NAMES, LEG_SIDE, NUM_JOINTS, NUM_LEGS
 from .drives import ActuatorPower, STATUS_MOTION_ERROR, STATUS_TARGET_REACHED
+from .layout import JOINT_NAMES, LEG_FRONT, LEG_NAMES, LEG_SIDE, NUM_JOINTS, NUM_LEGS
 
 LEGS = tuple(name.lower() for name in LEG_NAMES)
 CONTACT_FORCE = 1.0     # N of normal force on a foot that counts as contact
