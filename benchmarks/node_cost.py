@@ -257,7 +257,7 @@ def verdict(cpu, floor, target=TARGET_CPU):
 
 
 def topic_summary(pubs, rates):
-    fast = [e['topic'] for e in pubs if rates.get(e['topic'], 0.0) > RATE / 2]
+    fast = [e['topic'] for e in pubs if rates.get(e['topic'], 0.0) > RATE / 10]
     return ', '.join(f'{t} {rates[t]:.0f} Hz' for t in fast)
 
 
