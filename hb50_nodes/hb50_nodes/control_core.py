@@ -7,9 +7,9 @@ import math
 import numpy as np
 
 from . import kinematics, levels
+from .drives import GRAVITY
 from .gait import InvalidVelocityCommand, scale_velocity, smoothstep, Trot, VelocityCommand
 from .layout import NUM_JOINTS, NUM_LEGS
-from .physics import GRAVITY
 
 # RobotState enums (values as in hb50_commons/msg/RobotState.msg).
 MODE_IDLE, MODE_STAND_UP, MODE_STAND, MODE_LOCOMOTION, MODE_DAMPING = 0, 1, 2, 3, 4
@@ -73,7 +73,8 @@ def quat_to_rpy(x, y, z, w):
 
 def rotation_rp(roll, pitch):
     """Rotation matrix Ry(pitch) @ Rx(roll): body frame -> yaw-aligned level frame."""
-    cr, sr, cp, sp = np.cos(roll), np.sin(roll), np.cos(pitch), np.sin(pitch)
+    roll, pitch = float(roll), float(pitch)
+    cr, sr, cp, sp = math.cos(roll), math.sin(roll), math.cos(pitch), math.sin(pitch)
     return np.array([[cp, sp * sr, sp * cr], [0.0, cr, -sr], [-sp, cp * sr, cp * cr]])
 
 
@@ -99,6 +100,11 @@ class ControlCore:
         self._stand_t = 0.0
         self._still_time = 0.0
         self._stand_pose = None
+        # The standing robot's targets (no walking, no tilt) depend on the height only: kept
+        # for the last height, they are not recomputed every tick (inverse kinematics and the
+        # gravity feed-forward's Jacobian).
+        self._standing = (None, None)
+        self._gains = (None, None)   # ((kp, kd), (kp array, kd array)) of the last tick
 
     # --- inputs ---------------------------------------------------------------------------
     def on_bridge_data(self, q, dq, tau, quat, gyro):
@@ -172,15 +178,18 @@ class ControlCore:
         if self.cmd_time is None or now - self.cmd_time > self.cfg.velocity_timeout:
             cmd = VelocityCommand()
         height = self.cfg.stand_height + cmd.height * self.cfg.height_range
-        self.height += np.clip(height - self.height, -0.05 * dt, 0.05 * dt)
+        # np.clip of one value, in plain floats (numpy's scalar calls cost more than this).
+        self.height += min(max(height - self.height, -0.05 * dt), 0.05 * dt)
         if self.mode == MODE_STAND_UP:
             target, t_vel, ff = self._stand_up(dt)
         else:
             target, t_vel, ff = self._walk(cmd, dt, events)
         self.target = target
-        n = NUM_JOINTS
-        return JointTargets(np.full(n, self.cfg.kp), np.full(n, self.cfg.kd), target, t_vel,
-                            ff), events
+        gains = (self.cfg.kp, self.cfg.kd)
+        if self._gains[0] != gains:
+            self._gains = (gains, (np.full(NUM_JOINTS, gains[0]), np.full(NUM_JOINTS, gains[1])))
+        kp, kd = self._gains[1]
+        return JointTargets(kp, kd, target, t_vel, ff), events
 
     def _stand_up(self, dt):
         self._stand_t += dt
@@ -216,8 +225,8 @@ class ControlCore:
         step = cfg.cmd_vel_ang * dt
         self.tilt += np.clip(np.array([cmd.roll, cmd.pitch]) - self.tilt, -step, step)
         rot = rotation_rp(*self.tilt) if self.tilt.any() else None
-        nominal = self.nominal_feet(self.height)
         if self.mode == MODE_LOCOMOTION:
+            nominal = self.nominal_feet(self.height)
             feet = self.trot.feet(nominal, *self.twist)
             stance = self.trot.stance()
             touchdown = self.trot.advance(dt)
@@ -231,9 +240,11 @@ class ControlCore:
                 self.gait = GAIT_STAND
                 events.append((levels.OK, 'standing'))
         else:
-            feet = feet_next = nominal
-            stance = np.ones(NUM_LEGS, dtype=bool)
             self.gait = GAIT_STAND
+            if rot is None:
+                return self._stand_targets(dt)
+            feet = feet_next = nominal = self.nominal_feet(self.height)
+            stance = np.ones(NUM_LEGS, dtype=bool)
         if rot is not None:
             # Row-vector form of R^T p: level frame -> body frame.
             feet = feet @ rot
@@ -242,6 +253,16 @@ class ControlCore:
         target_next = (target if feet_next is feet
                        else kinematics.inverse(self.geo, feet_next).reshape(-1))
         return target, (target_next - target) / dt, self._gravity_ff(target, stance, rot=rot)
+
+    def _stand_targets(self, dt):
+        """(target, t_vel, ff) of the level standing robot at self.height (kept per height)."""
+        key, targets = self._standing
+        if key != (self.height, dt, self.geo, self.cfg):
+            target = kinematics.inverse(self.geo, self.nominal_feet(self.height)).reshape(-1)
+            targets = (target, np.zeros(NUM_JOINTS),
+                       self._gravity_ff(target, np.ones(NUM_LEGS, dtype=bool)))
+            self._standing = ((self.height, dt, self.geo, self.cfg), targets)
+        return targets
 
     def _estimate(self, dt):
         cfg, est = self.cfg, self.est
@@ -258,7 +279,7 @@ class ControlCore:
         roll, pitch, yaw = est.rpy = quat_to_rpy(*est.quat)
         rot = rotation_rp(roll, pitch)
         level = rot @ est.body_lin
-        c, s = np.cos(yaw), np.sin(yaw)
+        c, s = math.cos(yaw), math.sin(yaw)
         est.world_lin = np.array([c * level[0] - s * level[1], s * level[0] + c * level[1],
                                   level[2]])
         est.position[:2] += est.world_lin[:2] * dt

@@ -44,6 +44,7 @@ class ControlNode(LoopNode):
         self._ki = cdr.f32_bytes([0.0] * NUM_JOINTS)
         self._brake = bytes(NUM_JOINTS)         # no brake
         self._joint_index = None
+        self._reorder = False                   # BridgeData's joints not in the vendor order
         self._decoder = cdr.BridgeDataDecoder()
         # `ros2 param set` of a run-time parameter (speed limits, timeouts, ramps): checked,
         # then applied; the others are read-only (refused).
@@ -66,11 +67,15 @@ class ControlNode(LoopNode):
                 return
             # Tolerate any order on input; commands always go out in the vendor order.
             self._joint_index = np.array([list(msg.joint_name).index(n) for n in JOINT_NAMES])
+            self._reorder = tuple(msg.joint_name) != JOINT_NAMES
             self._decoder.learn(msg)        # the next ones: one struct.unpack
-        idx = self._joint_index
         # Conversions outside the lock: the loop thread waits only for the assignment.
-        q, dq = np.asarray(msg.joint_position)[idx], np.asarray(msg.joint_velocity)[idx]
-        tau = np.asarray(msg.joint_effort)[idx]
+        q = np.asarray(msg.joint_position, dtype=float)
+        dq = np.asarray(msg.joint_velocity, dtype=float)
+        tau = np.asarray(msg.joint_effort, dtype=float)
+        if self._reorder:
+            idx = self._joint_index
+            q, dq, tau = q[idx], dq[idx], tau[idx]
         with self.lock:
             self.core.on_bridge_data(q, dq, tau, msg.orientation, msg.angular_velocity)
 

@@ -7,7 +7,7 @@ runs). What MuJoCo adds over the simple engine: a floating body that tilts, slip
 foot contacts with friction, an IMU read from MuJoCo sensors on the `imu` site.
 
 Actuators: at every MuJoCo step the 12 actuators give tau = kp(t_pos-q) + kd(t_vel-dq) + t_trq
-clamped to the effort limit, the law of physics.drive_torque, evaluated by MuJoCo itself (general
+clamped to the effort limit, the law of drives.drive_torque, evaluated by MuJoCo itself (general
 actuators whose gain and bias are set from the command each tick); the implicitfast integrator
 treats the -kd*dq term implicitly (stable for any kd, as in the simple engine). Above the
 velocity limit a drive gives no torque that would speed the joint up further. A clamped torque
@@ -24,8 +24,8 @@ import mujoco
 import numpy as np
 
 from . import description
+from .drives import ActuatorPower, STATUS_MOTION_ERROR, STATUS_TARGET_REACHED
 from .layout import JOINT_NAMES, LEG_FRONT, LEG_NAMES, LEG_SIDE, NUM_JOINTS, NUM_LEGS
-from .physics import ActuatorPower, joint_status
 
 LEGS = tuple(name.lower() for name in LEG_NAMES)
 CONTACT_FORCE = 1.0     # N of normal force on a foot that counts as contact
@@ -78,7 +78,23 @@ class MujocoSim(ActuatorPower):
                                         + m.sensor_dim[m.sensor(name).id]))
                         for name in ('imu_quat', 'imu_gyro', 'imu_accel')}
         self._force6 = np.zeros(6)
-        self.data = mujoco.MjData(m)
+        self.data = d = mujoco.MjData(m)
+        # Views into MuJoCo's buffers, made once: a tick reads and writes through them instead
+        # of slicing the model and data (a new numpy view per access) every period.
+        self._qpos_j = d.qpos[_FREE_Q:]
+        self._qvel_j = d.qvel[_FREE_V:]
+        self._bias_kp = m.actuator_biasprm[:, 1]
+        self._bias_kd = m.actuator_biasprm[:, 2]
+        self._ctrl = d.ctrl
+        self._actuator_force = d.actuator_force
+        self._imu_quat, self._imu_gyro, self._imu_accel = (
+            d.sensordata[self._sensor[name]]
+            for name in ('imu_quat', 'imu_gyro', 'imu_accel'))
+        self._any_braked = False
+        # The terms of the drive law that depend on the command only, kept while the same
+        # ValidCommand object is applied (bridge_core keeps it until a new one is accepted).
+        self._cmd = None
+        self._cmd_terms = None
         self._place_on_ground()
         self._read()
 
@@ -124,33 +140,45 @@ class MujocoSim(ActuatorPower):
         h = dt / n
         if m.opt.timestep != h:
             m.opt.timestep = h
-        if self._braked.any() or cmd.brake.any():
+        if cmd is not self._cmd:
+            # The law tau = kp(t_pos-q) + kd(t_vel-dq) + t_trq as a MuJoCo general actuator:
+            # gain*ctrl + bias1*q + bias2*dq with ctrl = kp*t_pos + kd*t_vel + t_trq,
+            # bias1 = -kp, bias2 = -kd; MuJoCo evaluates it every substep and clamps it to
+            # the effort limit.
+            self._cmd = cmd
+            self._cmd_terms = (cmd.kp * cmd.t_pos + cmd.kd * cmd.t_vel + cmd.t_trq,
+                               bool(cmd.brake.any()), cmd.kp > 0.0, ~cmd.brake)
+        ctrl, brake_any, kp_positive, released = self._cmd_terms
+        if self._any_braked or brake_any:
             self._set_brakes(np.asarray(cmd.brake, dtype=bool))
-        # The law tau = kp(t_pos-q) + kd(t_vel-dq) + t_trq as a MuJoCo general actuator:
-        # gain*ctrl + bias1*q + bias2*dq with ctrl = kp*t_pos + kd*t_vel + t_trq, bias1 = -kp,
-        # bias2 = -kd; MuJoCo evaluates it every substep and clamps it to the effort limit.
         kp, kd = cmd.kp, cmd.kd
-        ctrl = kp * cmd.t_pos + kd * cmd.t_vel + cmd.t_trq
         # A drive over its velocity limit gives no torque that would speed it up further.
         dq = self.dq
         full = ctrl - kp * self.q - kd * dq
         fast = (np.abs(dq) > cfg.velocity_limit) & (full * dq > 0.0)
-        off = fast | self._braked
+        off = fast | self._braked if self._any_braked else fast
         if off.any():
             kp, kd, ctrl = (np.where(off, 0.0, v) for v in (kp, kd, ctrl))
-        m.actuator_biasprm[:, 1] = -kp
-        m.actuator_biasprm[:, 2] = -kd
-        d.ctrl[:] = ctrl
+        np.negative(kp, out=self._bias_kp)
+        np.negative(kd, out=self._bias_kd)
+        self._ctrl[:] = ctrl
         mujoco.mj_step(m, d, n)
-        if self._braked.any():
+        force = self._actuator_force
+        if self._any_braked:
             braked = self._braked
-            d.qpos[_FREE_Q:][braked] = self._lock[braked]
-            d.qvel[_FREE_V:][braked] = 0.0
-        self._read()
-        # The torque the motors gave in the last substep (what a drive's current sensor reads).
-        self.tau = np.where(self._braked, 0.0, d.actuator_force)
-        clipped = fast | (np.abs(d.actuator_force) >= cfg.effort_limit - 1e-9)
-        self.status = joint_status(cmd, self.q, clipped, cfg.target_tolerance)
+            self._qpos_j[braked] = self._lock[braked]
+            self._qvel_j[braked] = 0.0
+            self._read()
+            # The torque the motors gave in the last substep (a drive's current sensor).
+            self.tau = np.where(braked, 0.0, force)
+        else:
+            self._read()
+            self.tau = force.copy()
+        clipped = fast | (np.abs(force) >= cfg.effort_limit - 1e-9)
+        # joint_status(cmd, q, clipped, tolerance), with the command's terms computed once.
+        reached = kp_positive & (np.abs(cmd.t_pos - self.q) < cfg.target_tolerance)
+        self.status = (np.where(reached, STATUS_TARGET_REACHED, 0)
+                       | np.where(clipped & released, STATUS_MOTION_ERROR, 0)).astype(np.uint16)
         self._thermal(dt)
         self._power(dt)
         self.time += dt
@@ -165,6 +193,7 @@ class MujocoSim(ActuatorPower):
             m.eq_data[self._brakes[i], 0] = self._lock[i]     # joint1 = polycoef[0]
         d.eq_active[self._brakes] = brake
         self._braked = brake.copy()
+        self._any_braked = bool(brake.any())
 
     def push(self, force=(0.0, 0.0, 0.0), torque=(0.0, 0.0, 0.0)):
         """
@@ -179,9 +208,8 @@ class MujocoSim(ActuatorPower):
     # Only q, dq and tau are read every tick (bridge_node publishes them); the ground truth
     # below is computed from MuJoCo's state when asked for.
     def _read(self):
-        d = self.data
-        self.q = d.qpos[_FREE_Q:].copy()
-        self.dq = d.qvel[_FREE_V:].copy()
+        self.q = self._qpos_j.copy()
+        self.dq = self._qvel_j.copy()
 
     @property
     def position(self):
@@ -263,8 +291,5 @@ class MujocoSim(ActuatorPower):
         Body frame, from MuJoCo's sensors: the accelerometer reads specific force (+1 g up at
         rest).
         """
-        data = self.data.sensordata
-        w, x, y, z = data[self._sensor['imu_quat']].tolist()
-        gyro = tuple(data[self._sensor['imu_gyro']].tolist())
-        accel = tuple(data[self._sensor['imu_accel']].tolist())
-        return (x, y, z, w), gyro, accel
+        w, x, y, z = self._imu_quat.tolist()
+        return (x, y, z, w), tuple(self._imu_gyro.tolist()), tuple(self._imu_accel.tolist())

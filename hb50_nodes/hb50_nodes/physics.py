@@ -4,7 +4,7 @@ Simulated HB50 hardware, engine `simple`: quasi-static body on rigid joints.
 
 12 rigid joints, a quasi-static body resting on its feet, IMU and power. Plain Python/numpy so
 it can be unit-tested without ROS; bridge_node only wraps it. The MuJoCo engine
-(mujoco_physics.py) shares the actuator law, the thermal and the power model defined here.
+(mujoco_physics.py) shares the actuator law, the thermal and the power model (drives.py).
 
 Model (deliberately simple, documented in README):
 - Joint: I*ddq = tau + tau_load - b*dq, tau = kp(t_pos-q) + kd(t_vel-dq) + t_trq clipped to the
@@ -17,105 +17,13 @@ Model (deliberately simple, documented in README):
 - Power: P = idle + sum|tau*dq| + copper*sum(tau^2); bus_i = P/bus_v; battery drains by P*dt.
 """
 
-from dataclasses import dataclass
-
 import numpy as np
 
 from . import kinematics
-from .layout import EFFORT_LIMIT, NUM_JOINTS, NUM_LEGS, VELOCITY_LIMIT
-
-GRAVITY = 9.81
-STATUS_MOTION_ERROR = 1 << 6          # a limit clipped torque or velocity
-STATUS_TARGET_REACHED = 1 << 15
-
-
-@dataclass(frozen=True)
-class SimConfig:
-    joint_inertia: float = 0.02         # kg*m^2, reflected at the joint
-    joint_friction: float = 0.05        # N*m*s/rad, viscous
-    effort_limit: float = EFFORT_LIMIT
-    velocity_limit: float = VELOCITY_LIMIT
-    target_tolerance: float = 0.02      # rad, for the "target reached" bit
-    body_mass: float = 15.0             # kg
-    rest_height: float = 0.12           # m, hip height when the body lies on the ground
-    contact_tolerance: float = 0.01     # m
-    ambient_temperature: float = 25.0   # degC
-    heat_per_nm2: float = 0.02          # degC/s per (N*m)^2
-    cooling_time: float = 60.0          # s, time constant towards ambient
-    idle_power: float = 30.0            # W
-    copper_loss: float = 0.08           # W per (N*m)^2 per joint
-    battery_capacity_wh: float = 500.0
-    battery_full_v: float = 50.4
-    battery_empty_v: float = 42.0
-    battery_resistance: float = 0.05    # ohm
-    initial_battery: float = 100.0      # %
-    initial_pose: tuple = (0.0, 1.2, -2.6)   # per leg: lying down, body on the ground
-    physics_engine: str = 'mujoco'      # 'simple' (this file) or 'mujoco' (MJCF model)
-    physics_substeps: int = 4           # MuJoCo steps per loop period (2 kHz at 500 Hz)
-    model_file: str = ''                # MJCF path; '' = share/hb50_nodes/models/hb50.xml
-
-
-def drive_torque(cmd, q):
-    """
-    PD + feed-forward law without its damping term: kp(t_pos-q) + kd*t_vel + t_trq.
-
-    The full law is tau = drive - kd*dq; each engine integrates the -kd*dq part implicitly.
-    """
-    return cmd.kp * (cmd.t_pos - q) + cmd.kd * cmd.t_vel + cmd.t_trq
-
-
-def joint_status(cmd, q, clipped, tolerance):
-    """Quick-status words: TARGET_REACHED (kp > 0, |t_pos-q| < tolerance), MOTION_ERROR."""
-    reached = (cmd.kp > 0.0) & (np.abs(cmd.t_pos - q) < tolerance)
-    return (np.where(reached, STATUS_TARGET_REACHED, 0)
-            | np.where(clipped & ~cmd.brake, STATUS_MOTION_ERROR, 0)).astype(np.uint16)
-
-
-class ActuatorPower:
-    """Thermal and power model shared by both engines (state: tau, dq, temperature, battery)."""
-
-    def _init_power(self, cfg):
-        self.cfg = cfg
-        self.q = np.tile(np.asarray(cfg.initial_pose, dtype=float), NUM_LEGS)
-        self.dq = np.zeros(NUM_JOINTS)
-        self.tau = np.zeros(NUM_JOINTS)
-        self.temperature = np.full(NUM_JOINTS, cfg.ambient_temperature)
-        self.status = np.zeros(NUM_JOINTS, dtype=np.uint16)
-        self.battery = cfg.initial_battery
-        self.bus_i = 0.0
-        self.bus_v = self._open_circuit_v()
-        self.bus_p = 0.0
-        self.energy_j = 0.0
-        self.time = 0.0
-
-    def _open_circuit_v(self):
-        # Plain floats: this runs every tick, numpy's scalar calls cost more than the maths.
-        frac = min(1.0, max(0.0, self.battery / 100.0))
-        cfg = self.cfg
-        return cfg.battery_empty_v + (cfg.battery_full_v - cfg.battery_empty_v) * frac
-
-    def _thermal(self, dt):
-        cfg = self.cfg
-        self.temperature += dt * (cfg.heat_per_nm2 * self.tau ** 2
-                                  - (self.temperature - cfg.ambient_temperature)
-                                  / cfg.cooling_time)
-
-    def _power(self, dt):
-        cfg = self.cfg
-        tau = self.tau
-        power = (cfg.idle_power + float(np.abs(tau * self.dq).sum())
-                 + cfg.copper_loss * float(tau.dot(tau)))
-        # Terminal voltage sags with the previous current (avoids solving a quadratic).
-        self.bus_v = self._open_circuit_v() - cfg.battery_resistance * self.bus_i
-        self.bus_i = power / self.bus_v
-        self.bus_p = self.bus_v * self.bus_i
-        self.energy_j += self.bus_p * dt
-        self.battery = max(0.0, self.battery - 100.0 * self.bus_p * dt
-                           / (cfg.battery_capacity_wh * 3600.0))
-
-    @property
-    def bus_energy_kwh(self):
-        return self.energy_j / 3.6e6
+# The shared model (drives.py), re-exported: SimConfig and the constants are this engine's API.
+from .drives import (ActuatorPower, drive_torque, GRAVITY, joint_status, SimConfig,  # noqa: F401
+                     STATUS_MOTION_ERROR, STATUS_TARGET_REACHED)
+from .layout import NUM_JOINTS, NUM_LEGS
 
 
 class HardwareSim(ActuatorPower):

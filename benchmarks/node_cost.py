@@ -1,0 +1,428 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+"""
+CPU per 500 Hz node beside the issue-20 target and a floor with the same topics, same run.
+
+For each node: the node runs for --warmup s (its publishers and subscriptions are read from
+the ROS graph, one sample of each published topic is captured as CDR bytes and each topic's
+rate is counted), then its CPU % of one core (/proc utime+stime) is measured for --duration s.
+Then its floor runs in the same place: a bare rclpy node (a 500 Hz timer on an
+EventsExecutor) with the SAME publishers (same types, QoS and rates, publishing the captured
+bytes, pre-serialized) and the same subscriptions (raw, callbacks that do nothing), measured
+the same way. A node fed by a peer keeps its peer: bridge_node and control_node are measured
+together and their floors together (each floor feeds the other, as the nodes do).
+
+Target (issue 20): every 500 Hz node <= 10 % of one core and <= 2x its floor; hb50_stack
+(two 500 Hz nodes in one process) <= 20 % and <= 2x the floor of the same four nodes' topics
+in one process. Cases: hb50 bridge_node + control_node on MuJoCo (3 processes), hb50_stack,
+robstride_sim_node with 2 and with 12 motors, and adam_sim (MuJoCo) and aimrt_mujoco_sim,
+which are not rclpy nodes (Cyclone DDS, HTTP): those two are shown beside a bare rclpy 500 Hz
+timer node without topics (their same-topic floor is pnd_lowstate.py's, for adam_sim).
+
+    python3 benchmarks/node_cost.py [--duration 10] [--warmup 5] [--cases hb50,stack,...]
+Needs the workspace sourced. The load average is printed beside every figure.
+"""
+
+import argparse
+import base64
+import importlib
+import json
+import os
+import signal
+import sys
+import tempfile
+import threading
+import time
+
+from workspace_testing import allocate_domain, executable, localhost_env, start, stop
+
+RATE = 500.0
+TARGET_CPU = 10.0
+TARGET_RATIO = 2.0
+_IGNORED = ('/rosout', '/parameter_events')
+
+
+def cpu_seconds(pid):
+    with open(f'/proc/{pid}/stat', encoding='utf-8') as f:
+        fields = f.read().rsplit(')', 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf('SC_CLK_TCK')
+
+
+def load():
+    return f'{os.getloadavg()[0]:.2f}'
+
+
+def get_message(type_name):
+    """Return the Python class of 'pkg/msg/Type'."""
+    package, kind, name = type_name.split('/')
+    return getattr(importlib.import_module(f'{package}.{kind}'), name)
+
+
+# --- the floor process -----------------------------------------------------------------------
+
+def run_floor(spec_path):
+    """Run a bare rclpy node publishing the spec's bytes at the spec's rates until SIGINT."""
+    import rclpy
+    from rclpy.experimental import EventsExecutor
+    from rclpy.qos import DurabilityPolicy, HistoryPolicy, QoSProfile, ReliabilityPolicy
+    from rclpy.signals import SignalHandlerOptions
+
+    with open(spec_path, encoding='utf-8') as f:
+        spec = json.load(f)
+    stopping = threading.Event()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, lambda *_: stopping.set())
+    rclpy.init(signal_handler_options=SignalHandlerOptions.NO)
+
+    def qos(entry):
+        return QoSProfile(history=HistoryPolicy.KEEP_LAST, depth=max(1, entry['depth']),
+                          reliability=ReliabilityPolicy(entry['reliability']),
+                          durability=DurabilityPolicy(entry['durability']))
+    node = rclpy.create_node(spec['name'], namespace=spec['namespace'])
+    periodic, once = [], []
+    for entry in spec['pubs']:
+        pub = node.create_publisher(get_message(entry['type']), entry['topic'], qos(entry))
+        data = base64.b64decode(entry['data'])
+        (periodic if entry['every'] else once).append((pub, data, entry['every']))
+    for entry in spec['subs']:
+        node.create_subscription(get_message(entry['type']), entry['topic'], lambda _: None,
+                                 qos(entry), raw=True)
+    for pub, data, _ in once:
+        pub.publish(data)
+    ticks = [0]
+
+    def tick():
+        ticks[0] += 1
+        for pub, data, every in periodic:
+            if ticks[0] % every == 0:
+                pub.publish(data)
+    node.create_timer(1.0 / RATE, tick)
+    executor = EventsExecutor()
+    executor.add_node(node)
+    print('running:', flush=True)
+    try:
+        while not stopping.is_set():
+            executor.spin_once(timeout_sec=0.05)
+    finally:
+        executor.shutdown(timeout_sec=1.0)
+        node.destroy_node()
+        rclpy.try_shutdown()
+    return 0
+
+
+# --- the observer: graph discovery, capture ----------------------------------------------
+
+class Observer:
+    """An rclpy node in this process that reads the graph and captures topics' bytes."""
+
+    def __init__(self):
+        import rclpy
+        from rclpy.experimental import EventsExecutor
+        self.rclpy = rclpy
+        rclpy.init()
+        self.node = rclpy.create_node('node_cost_observer')
+        self.executor = EventsExecutor()
+        self.executor.add_node(self.node)
+        self.lock = threading.Lock()
+        self.samples = {}       # topic -> [count, last bytes]
+        self.counting = False
+        self._subs = {}
+        self._stop = threading.Event()
+        self._spinner = threading.Thread(target=self._spin, daemon=True)
+        self._spinner.start()
+
+    def _spin(self):
+        while not self._stop.is_set():
+            self.executor.spin_once(timeout_sec=0.05)
+
+    def close(self):
+        self._stop.set()
+        self._spinner.join(2.0)
+        self.executor.shutdown(timeout_sec=1.0)
+        self.node.destroy_node()
+        self.rclpy.try_shutdown()
+
+    def nodes(self):
+        return [(n, ns) for n, ns in self.node.get_node_names_and_namespaces()
+                if n != 'node_cost_observer']
+
+    def endpoints(self, name, namespace):
+        """Return the node's (publishers, subscriptions): dicts of topic, type and QoS."""
+        g = self.node
+        out = []
+        for listing, info in ((g.get_publisher_names_and_types_by_node,
+                               g.get_publishers_info_by_topic),
+                              (g.get_subscriber_names_and_types_by_node,
+                               g.get_subscriptions_info_by_topic)):
+            entries = []
+            for topic, types in listing(name, namespace):
+                if topic in _IGNORED:
+                    continue
+                mine = [e for e in info(topic) if e.node_name == name
+                        and e.node_namespace == namespace]
+                if not mine:
+                    continue
+                q = mine[0].qos_profile
+                entries.append({'topic': topic, 'type': types[0],
+                                'reliability': int(q.reliability),
+                                'durability': int(q.durability),
+                                'depth': int(q.depth) if q.depth else 10})
+            out.append(entries)
+        return out
+
+    def subscribe(self, entries):
+        """Count and keep the last bytes of each published topic (raw subscriptions)."""
+        from rclpy.qos import DurabilityPolicy, HistoryPolicy, QoSProfile, ReliabilityPolicy
+        for entry in entries:
+            topic = entry['topic']
+            if topic in self._subs:
+                continue
+            qos = QoSProfile(history=HistoryPolicy.KEEP_LAST, depth=10,
+                             reliability=ReliabilityPolicy(entry['reliability']),
+                             durability=DurabilityPolicy(entry['durability']))
+
+            def on_raw(raw, topic=topic):
+                with self.lock:
+                    sample = self.samples.setdefault(topic, [0, None])
+                    sample[1] = raw
+                    if self.counting:
+                        sample[0] += 1
+            self._subs[topic] = self.node.create_subscription(
+                get_message(entry['type']), topic, on_raw, qos, raw=True)
+
+    def count(self, seconds):
+        """Return {topic: Hz} over `seconds`."""
+        with self.lock:
+            for sample in self.samples.values():
+                sample[0] = 0
+            self.counting = True
+        time.sleep(seconds)
+        with self.lock:
+            self.counting = False
+            return {t: s[0] / seconds for t, s in self.samples.items()}
+
+
+def wait_nodes(observer, names, timeout=30.0):
+    """Wait until the graph shows every (name, namespace) with its endpoints; return them."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        present = set(observer.nodes())
+        if all(n in present for n in names):
+            eps = {n: observer.endpoints(*n) for n in names}
+            if all(pubs for pubs, _ in eps.values()):
+                return eps
+        time.sleep(0.2)
+    raise RuntimeError(f'nodes {names} did not appear: {sorted(observer.nodes())}')
+
+
+def floor_spec(observer, name, namespace, endpoints, rates):
+    """Return the floor's spec: the node's topics, captured bytes and counted rates."""
+    pubs, subs = endpoints
+    out = []
+    with observer.lock:
+        for entry in pubs:
+            sample = observer.samples.get(entry['topic'])
+            if sample is None or sample[1] is None:
+                continue
+            rate = rates.get(entry['topic'], 0.0)
+            every = max(1, round(RATE / rate)) if rate >= 0.5 else 0
+            out.append(dict(entry, every=every, data=base64.b64encode(sample[1]).decode()))
+    return {'name': name, 'namespace': namespace, 'pubs': out, 'subs': subs}
+
+
+def start_floor(spec, tmp, env):
+    path = os.path.join(tmp, f'floor_{spec["name"]}_{len(os.listdir(tmp))}.json')
+    with open(path, 'w', encoding='utf-8') as f:
+        json.dump(spec, f)
+    proc = start([sys.executable, os.path.abspath(__file__), '--floor', path], env=env)
+    if not proc.wait_for_output('running:', 30, period=0.01):
+        raise RuntimeError(f'floor did not start: {proc.output()[-500:]}')
+    return proc
+
+
+def measure_cpu(procs, seconds):
+    """CPU % of one core of each process over the same `seconds`."""
+    cpu0 = [cpu_seconds(p.pid) for p in procs]
+    t0 = time.monotonic()
+    time.sleep(seconds)
+    wall = time.monotonic() - t0
+    return [100.0 * (cpu_seconds(p.pid) - c) / wall for p, c in zip(procs, cpu0)]
+
+
+def verdict(cpu, floor, target=TARGET_CPU):
+    ratio = cpu / floor if floor > 0 else float('inf')
+    met = cpu <= target and ratio <= TARGET_RATIO
+    return (f'CPU {cpu:5.1f} % (target <= {target:g} %), floor {floor:5.1f} %, '
+            f'{ratio:4.1f}x (target <= {TARGET_RATIO:g}x): {"met" if met else "NOT MET"}')
+
+
+def topic_summary(pubs, rates):
+    fast = [e['topic'] for e in pubs if rates.get(e['topic'], 0.0) > RATE / 10]
+    return ', '.join(f'{t} {rates[t]:.0f} Hz' for t in fast)
+
+
+# --- cases -------------------------------------------------------------------------------
+
+def case_nodes(observer, label, commands, names, args, env, tmp, target=TARGET_CPU):
+    """
+    Measure `commands` (one process each), then their floors together.
+
+    One floor process per entry of `names`, the union of that process's nodes' topics.
+
+    names: per process, the (name, namespace) list of the nodes it holds.
+    """
+    procs = [start(cmd, env=env) for cmd in commands]
+    try:
+        eps = wait_nodes(observer, [n for group in names for n in group])
+        for pubs, _ in eps.values():
+            observer.subscribe(pubs)
+        time.sleep(args.warmup)
+        rates = observer.count(min(2.0, args.warmup))
+        specs = []
+        for group in names:
+            merged = {'pubs': [], 'subs': []}
+            for name, ns in group:
+                spec = floor_spec(observer, name, ns, eps[(name, ns)], rates)
+                merged['pubs'] += spec['pubs']
+                merged['subs'] += spec['subs']
+            specs.append(dict(merged, name=group[0][0], namespace=group[0][1]))
+        load_before = load()
+        cpus = measure_cpu(procs, args.duration)
+        node_rates = observer.count(2.0)
+        load_after = load()
+    finally:
+        for proc in procs:
+            stop(proc)
+    time.sleep(1.0)
+    floors = [start_floor(spec, tmp, env) for spec in specs]
+    try:
+        time.sleep(min(3.0, args.warmup))
+        f_load = load()
+        f_cpus = measure_cpu(floors, args.duration)
+        floor_rates = observer.count(2.0)
+    finally:
+        for proc in floors:
+            stop(proc)
+    time.sleep(1.0)
+    for group, spec, cpu, f_cpu in zip(names, specs, cpus, f_cpus):
+        who = ' + '.join(n for n, _ in group)
+        print(f'{label}: {who}')
+        print(f'  topics: {topic_summary(spec["pubs"], node_rates)}; subscribes '
+              f'{", ".join(e["topic"] for e in spec["subs"]) or "nothing"}')
+        print(f'  floor (same {len(spec["pubs"])} publishers, {len(spec["subs"])} '
+              f'subscriptions): {topic_summary(spec["pubs"], floor_rates)}')
+        print(f'  {verdict(cpu, f_cpu, target)}  (load {load_before} -> {load_after}; '
+              f'floor load {f_load})')
+        fast = [node_rates[e['topic']] for e in spec['pubs']
+                if node_rates.get(e['topic'], 0.0) > RATE / 4]
+        if fast and min(fast) < 0.99 * RATE:
+            # A loop that skips ticks (load, stalls) costs less than one at the full rate.
+            print(f'  the node published {min(fast):.0f} Hz, not {RATE:.0f}: its CPU scaled to '
+                  f'{RATE:.0f} Hz would be {cpu * RATE / min(fast):.1f} %')
+
+
+def case_plain(label, cmd, env, args, ready, bare):
+    """Measure a process that is not an rclpy node, beside the bare rclpy 500 Hz node."""
+    proc = start(cmd, env=env)
+    try:
+        if not proc.wait_for_output(ready, 60, period=0.01):
+            raise RuntimeError(f'{label} did not start: {proc.output()[-500:]}')
+        time.sleep(args.warmup)
+        before = load()
+        cpu, = measure_cpu([proc], args.duration)
+    finally:
+        stop(proc)
+    print(f'{label} (not an rclpy node; floor: bare rclpy 500 Hz timer node, no topics)')
+    print(f'  {verdict(cpu, bare)}  (load {before} -> {load()})')
+
+
+def robstride_params(n_motors, directory):
+    path = os.path.join(directory, f'rs_{n_motors}.yaml')
+    names = ', '.join(f'joint_{i + 1}' for i in range(n_motors))
+    with open(path, 'w', encoding='utf-8') as f:
+        f.write('/**/robstride_hardware_interface:\n  ros__parameters:\n'
+                f'    joint_names: [{names}]\n'
+                f'    can_ids: {list(range(1, n_motors + 1))}\n'
+                f'    models: [{", ".join(["RS03"] * n_motors)}]\n'
+                f'    directions: {[1] * n_motors}\n'
+                f'    kp: {[50.0] * n_motors}\n'
+                f'    kd: {[2.0] * n_motors}\n')
+    return path
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.strip().split('\n')[0])
+    p.add_argument('--duration', type=float, default=10.0, help='s per CPU measurement')
+    p.add_argument('--warmup', type=float, default=5.0, help='s before measuring')
+    p.add_argument('--cases', default='hb50,stack,robstride,adam,aimrt',
+                   help='comma-separated: hb50, stack, robstride, adam, aimrt')
+    p.add_argument('--domain', type=int, default=None,
+                   help='ROS_DOMAIN_ID (default: a free one from workspace_testing)')
+    p.add_argument('--floor', metavar='SPEC', help=argparse.SUPPRESS)
+    args = p.parse_args()
+    if args.floor:
+        return run_floor(args.floor)
+    domain = args.domain if args.domain is not None else allocate_domain()
+    env = localhost_env(domain)
+    os.environ.update(env)
+    cases = set(args.cases.split(','))
+    print(f'CPU per 500 Hz node ({os.cpu_count()} CPUs, ROS_DOMAIN_ID={domain}, '
+          f'{args.duration:g} s each after {args.warmup:g} s; load average {load()})')
+    quiet = ['--ros-args', '--log-level', 'warn']
+    observer = Observer()
+    try:
+        with tempfile.TemporaryDirectory(prefix='node_cost_') as tmp:
+            hb50 = lambda exe: [executable('hb50_nodes', exe)] + quiet  # noqa: E731
+            if 'hb50' in cases:
+                case_nodes(observer, 'hb50 on MuJoCo, 3 processes',
+                           [hb50('bridge_node'), hb50('control_node')],
+                           [[('bridge_node', '/hb50')], [('control_node', '/hb50')]],
+                           args, env, tmp)
+            if 'stack' in cases:
+                case_nodes(observer, 'hb50_stack on MuJoCo (one process, 2 nodes at 500 Hz)',
+                           [hb50('hb50_stack')],
+                           [[('bridge_node', '/hb50'), ('control_node', '/hb50'),
+                             ('heartbeat_monitor', '/hb50'),
+                             ('state_publisher_node', '/hb50')]],
+                           args, env, tmp, target=2 * TARGET_CPU)
+            if 'robstride' in cases:
+                for n in (2, 12):
+                    cmd = [executable('robstride_sim', 'robstride_sim_node'), '--ros-args',
+                           '--params-file', robstride_params(n, tmp), '-r',
+                           '__ns:=/rs_bench', '--log-level', 'warn']
+                    case_nodes(observer, f'robstride_sim, {n} motors', [cmd],
+                               [[('robstride_hardware_interface', '/rs_bench')]],
+                               args, env, tmp)
+            if cases & {'adam', 'aimrt'}:
+                bare_spec = {'name': 'bare_floor', 'namespace': '/', 'pubs': [], 'subs': []}
+                bare = start_floor(bare_spec, tmp, env)
+                try:
+                    time.sleep(2.0)
+                    bare_cpu, = measure_cpu([bare], args.duration)
+                finally:
+                    stop(bare)
+                print(f'bare rclpy 500 Hz timer node, no topics: CPU {bare_cpu:.1f} % '
+                      f'(load {load()})')
+                if 'adam' in cases:
+                    from ament_index_python.packages import get_package_share_directory
+                    cfg = os.path.join(get_package_share_directory('pnd_adam_sim'), 'config',
+                                       'adam_sim.yaml')
+                    case_plain('adam_sim on MuJoCo (shipped config)',
+                               [executable('pnd_adam_sim', 'adam_sim'), '--config', cfg,
+                                '--domain', str(domain)], env, args, 'running:', bare_cpu)
+                if 'aimrt' in cases:
+                    from workspace_testing import free_port
+                    cfg = os.path.join(tmp, 'aimrt.json')
+                    with open(cfg, 'w', encoding='utf-8') as f:
+                        json.dump({'listen_port': free_port()}, f)
+                    case_plain('aimrt_mujoco_sim',
+                               [executable('aimrt_mujoco_sim', 'aimrt_mujoco_sim'), '--config',
+                                cfg], env, args, 'running:', bare_cpu)
+    finally:
+        observer.close()
+    print(f'load average after: {load()}')
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
