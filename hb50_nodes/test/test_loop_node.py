@@ -2,7 +2,7 @@
 """
 bridge_node in loop_mode loop: one thread ticks it and serves its subscription (counts).
 
-The loop that spin_nodes runs (ros_common.make_loop) is driven here in the test's thread with
+The loop that spin_nodes runs (runtime.make_loop) is driven here in the test's thread with
 the EventsExecutor: every period the executor is spun at least once, every tick publishes its
 samples, the JointCommands a peer sends are served (none starved by the ticks) and the 10 Hz
 RELIABLE topic carries exactly every 50th sample.
@@ -12,7 +12,7 @@ from hb50_commons.msg import BridgeState, JointCommand
 from hb50_nodes import qos
 from hb50_nodes.bridge_node import BridgeNode
 from hb50_nodes.layout import JOINT_NAMES, NUM_JOINTS
-from hb50_nodes.ros_common import make_loop
+from hb50_nodes.runtime import make_loop
 import rclpy
 from rclpy.experimental import EventsExecutor
 from rclpy.parameter import Parameter
