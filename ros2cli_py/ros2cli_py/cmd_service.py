@@ -11,6 +11,7 @@ from ros2cli_py.errors import CommandError
 from ros2cli_py.graph import CliNode
 from ros2cli_py.graph import expand_topic
 from ros2cli_py.graph import MAX_DISCOVERY_S
+from ros2cli_py.graph import open_graph
 from ros2cli_py.typeclass import get_type_class
 from ros2cli_py.typeclass import type_string
 
@@ -62,7 +63,7 @@ def add_service(parser):
 
 def service_list(args):
     """Print the services (with types or their count)."""
-    with CliNode(spin_time=args.spin_time) as cli:
+    with open_graph(args) as cli:
         cli.discover()
         services = cli.services(include_hidden=args.include_hidden_services)
     if args.count_services:
@@ -75,7 +76,7 @@ def service_list(args):
 
 def service_find(args):
     """Print the services of one type (an unknown type prints nothing, exit 0)."""
-    with CliNode(spin_time=args.spin_time) as cli:
+    with open_graph(args) as cli:
         cli.discover()
         names = [n for n, types in cli.services(include_hidden=args.include_hidden_services)
                  if args.service_type in types]
@@ -97,7 +98,7 @@ def _service_types(cli, name):
 def service_type(args):
     """Print the type(s) of a service; nothing and exit 1 if unknown (as ros2cli)."""
     name = expand_topic(args.service_name, 'service')
-    with CliNode(spin_time=args.spin_time) as cli:
+    with open_graph(args) as cli:
         types = cli.wait_until(lambda: _service_types(cli, name), MAX_DISCOVERY_S)
     if not types:
         return 1
