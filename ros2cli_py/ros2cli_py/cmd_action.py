@@ -107,7 +107,7 @@ def action_info(args):
 
 
 def action_class(identifier):
-    """The generated class of 'pkg/action/Name' (or 'pkg/Name'); CommandError if invalid."""
+    """Return the class of 'pkg/action/Name' (or 'pkg/Name'); CommandError if invalid."""
     parts = identifier.split('/')
     if all(parts) and (len(parts) == 2 or (len(parts) == 3 and parts[1] == 'action')):
         try:

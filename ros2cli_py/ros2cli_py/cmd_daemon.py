@@ -8,7 +8,7 @@ def add_daemon(parser):
     """Register the daemon verbs."""
     verbs = parser.add_subparsers(dest='verb', metavar='Commands')
     verbs.required = True
-    p = verbs.add_parser('start', help='Start the daemon if it isn\'t running')
+    p = verbs.add_parser('start', help="Start the daemon if it isn't running")
     p.set_defaults(func=daemon_start)
     p = verbs.add_parser('stop', help='Stop the daemon if it is running')
     p.set_defaults(func=daemon_stop)

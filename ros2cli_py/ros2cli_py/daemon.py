@@ -44,12 +44,12 @@ class DaemonCallError(Exception):
 
 
 def domain_id():
-    """The ROS domain of this process's environment (ros2cli's default 0)."""
+    """Return the ROS domain of this process's environment (ros2cli's default 0)."""
     return os.environ.get('ROS_DOMAIN_ID', '').strip() or '0'
 
 
 def socket_path():
-    """The socket of the daemon for this environment's graph, interpreter and workspace."""
+    """Return the socket of the daemon for this environment's graph, interpreter, install."""
     key = [f'{name}={os.environ.get(name, "")}' for name in _GRAPH_ENV]
     key += [sys.executable, os.path.dirname(os.path.abspath(__file__))]
     digest = hashlib.sha256('\n'.join(key).encode()).hexdigest()[:16]
@@ -88,7 +88,7 @@ class Client:
 
 
 def connect(path=None):
-    """A Client of the running daemon, or None when none is running."""
+    """Return a Client of the running daemon, or None when none is running."""
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     sock.settimeout(REPLY_TIMEOUT_S)
     try:
@@ -214,7 +214,7 @@ class _Graph:
             time.sleep(0.05)
 
     def answer(self, method, args):
-        """The JSON-ready result of one request."""
+        """Return the JSON-ready result of one request."""
         from ros2cli_py.graph import GRAPH_METHODS
         self.last_request = time.monotonic()
         if method == 'ping':

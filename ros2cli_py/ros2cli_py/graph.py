@@ -132,7 +132,7 @@ class GraphView:
         raise NotImplementedError
 
     def action_endpoints_by_node(self, kind, name, namespace):
-        """[(action, [types])] of one node's action servers (kind 'server') or clients."""
+        """Return [(action, [types])] of one node's action servers ('server') or clients."""
         raise NotImplementedError
 
 
@@ -219,7 +219,7 @@ class CliNode(GraphView):
         return get_action_names_and_types(self.node)
 
     def action_endpoints_by_node(self, kind, name, namespace):
-        """[(action, [types])] of one node's action servers (kind 'server') or clients."""
+        """Return [(action, [types])] of one node's action servers ('server') or clients."""
         from rclpy.action import graph
         query = (graph.get_action_server_names_and_types_by_node if kind == 'server'
                  else graph.get_action_client_names_and_types_by_node)
@@ -260,7 +260,7 @@ class DaemonView(GraphView):
         self.client.call('discover')
 
     def wait_until(self, predicate, timeout):
-        """The predicate's value once the daemon's graph is settled (None if falsy)."""
+        """Return the predicate's value once the daemon's graph settled (None if falsy)."""
         self.discover()
         return predicate() or None
 
@@ -269,13 +269,13 @@ class DaemonView(GraphView):
         return self.client.call('action_names_and_types')
 
     def action_endpoints_by_node(self, kind, name, namespace):
-        """[(action, [types])] of one node's action servers (kind 'server') or clients."""
+        """Return [(action, [types])] of one node's action servers ('server') or clients."""
         return self.client.call('action_endpoints_by_node', kind, name, namespace)
 
 
 def open_graph(args):
     """
-    The graph view of a graph verb: the daemon's, else a node of our own (ros2cli's rule).
+    Return the graph view of a verb: the daemon's, else a node of our own (ros2cli's rule).
 
     With --no-daemon, always our own node. Otherwise a running daemon answers; when there
     is none, one is started in the background for the next command and this one discovers

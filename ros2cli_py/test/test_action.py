@@ -29,7 +29,7 @@ def server(ros2, fixture_script):
 
 
 def send_goal_lines(order, with_feedback=0):
-    """The lines ros2cli's test expects from send_goal of a Fibonacci goal."""
+    """Return the lines ros2cli's test expects from send_goal of a Fibonacci goal."""
     lines = ['Waiting for an action server to become available...', 'Sending goal:',
              f'     order: {order}', '', re.compile('Goal accepted with ID: [a-f0-9]{32}'), '']
     sequence = [0, 1]

@@ -6,7 +6,6 @@ The daemon keys its socket by domain and discovery range: one started in a test'
 not seen from another domain or range. Every daemon a test starts is stopped by its fixture.
 """
 
-import os
 import signal
 import subprocess
 import sys
@@ -96,16 +95,19 @@ def test_graph_change_and_same_answers(ros2, fixture_script):
         assert probe.stdout.readline().strip() == 'lone node ready'
         r = _until(ros2, ('node', 'list'), lambda r: '/daemon_probe' in lines(r))
         assert '/daemon_probe' in lines(r), r
-        for argv in (('node', 'list'), ('topic', 'list', '-t'), ('service', 'list', '-t'),
-                     ('topic', 'find', 'std_msgs/msg/String'),
-                     ('node', 'info', '/daemon_probe'), ('topic', 'type', '/daemon_probe/chatter')):
-            by_daemon = ros2(*argv)
-            direct = _until(ros2, argv + ('--no-daemon',), lambda r: r.out == by_daemon.out)
-            assert (by_daemon.code, by_daemon.out) == (direct.code, direct.out), (argv, direct)
+        queries = [('node', 'list'), ('topic', 'list', '-t'), ('service', 'list', '-t'),
+                   ('topic', 'find', 'std_msgs/msg/String'), ('node', 'info', '/daemon_probe'),
+                   ('topic', 'type', '/daemon_probe/chatter')]
+        by_daemon = [ros2(*argv) for argv in queries]
+        direct = ros2.many(*[argv + ('--no-daemon',) for argv in queries])
+        for argv, answer, own in zip(queries, by_daemon, direct):
+            if own.out != answer.out:     # direct discovery cut short under load: again
+                own = _until(ros2, argv + ('--no-daemon',), lambda r: r.out == answer.out)
+            assert (answer.code, answer.out) == (own.code, own.out), (argv, own)
     finally:
         probe.send_signal(signal.SIGINT)
         code = probe.wait(15)
     assert code == 0
     r = _until(ros2, ('node', 'list'), lambda r: '/daemon_probe' not in lines(r))
     assert r.code == 0 and '/daemon_probe' not in lines(r), r
-    assert os.path.exists('/tmp') and lines(ros2('daemon', 'status')) == ['The daemon is running']
+    assert lines(ros2('daemon', 'status')) == ['The daemon is running']
