@@ -3,7 +3,6 @@
 
 import importlib
 
-from ros2cli_py import convert
 from ros2cli_py.cmd_topic import add_node_arguments
 from ros2cli_py.cmd_topic import parse_yaml_mapping
 from ros2cli_py.errors import CommandError
@@ -120,11 +119,13 @@ def action_class(identifier):
 
 
 def _yaml(msg):
+    from ros2cli_py import convert
     return convert.message_to_yaml(msg)
 
 
 def action_send_goal(args):
     """Send one goal, print its feedback (-f), result and final status."""
+    from ros2cli_py import convert
     from rclpy.action import ActionClient
     cls = action_class(args.action_type)
     goal = convert.new_message(cls.Goal)

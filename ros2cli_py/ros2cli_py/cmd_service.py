@@ -3,10 +3,9 @@
 
 import time
 
-from ros2cli_py import convert
+from ros2cli_py.argtypes import positive_float
 from ros2cli_py.cmd_topic import add_node_arguments
 from ros2cli_py.cmd_topic import parse_yaml_mapping
-from ros2cli_py.cmd_topic import positive_float
 from ros2cli_py.errors import CommandError
 from ros2cli_py.graph import CliNode
 from ros2cli_py.graph import expand_topic
@@ -131,6 +130,7 @@ def _check_type(cli, name, srv_class):
 
 def service_call(args):
     """Call a service with a request built from YAML and print the response."""
+    from ros2cli_py import convert
     name = expand_topic(args.service_name, 'service')
     srv_class = get_type_class(args.service_type, 'srv')
     values = parse_yaml_mapping(args.values)

@@ -1,12 +1,13 @@
 # SPDX-License-Identifier: Apache-2.0
 """ros2 topic list | type | info | echo | hz | bw | delay | pub."""
 
-import argparse
 import math
 import threading
 import time
 
-from ros2cli_py import convert
+from ros2cli_py.argtypes import positive_float
+from ros2cli_py.argtypes import positive_int
+from ros2cli_py.argtypes import unsigned_int
 from ros2cli_py.errors import CommandError
 from ros2cli_py.graph import CliNode
 from ros2cli_py.graph import expand_topic
@@ -15,33 +16,10 @@ from ros2cli_py.graph import open_graph
 from ros2cli_py.graph import topic_or_service_is_hidden
 from ros2cli_py.qos import add_qos_arguments
 from ros2cli_py.qos import choose_subscription_qos
-from ros2cli_py.qos import positive_int
 from ros2cli_py.qos import profile_from_args
 from ros2cli_py.typeclass import get_type_class
 
 DEFAULT_TRUNCATE_LENGTH = 128
-
-
-def unsigned_int(text):
-    """Argparse type: an integer >= 0."""
-    try:
-        value = int(text)
-    except ValueError:
-        value = -1
-    if value < 0:
-        raise argparse.ArgumentTypeError('value must be non-negative integer')
-    return value
-
-
-def positive_float(text):
-    """Argparse type: a float > 0."""
-    try:
-        value = float(text)
-    except ValueError:
-        value = -1.0
-    if not value > 0.0 or math.isinf(value):
-        raise argparse.ArgumentTypeError(f"'{text}' is not a positive float")
-    return value
 
 
 def add_node_arguments(parser):
@@ -393,6 +371,7 @@ def _lost(status):
 
 
 def _print_echo(msg, info, args, truncate):
+    from ros2cli_py import convert
     import yaml
     if not convert.is_message(msg):
         if args.include_message_info:
@@ -649,6 +628,7 @@ def _wait_subscriptions(cli, pub, wanted, max_wait):
 
 def topic_pub(args):
     """Publish a message built from YAML at --rate, --once or --times."""
+    from ros2cli_py import convert
     topic = expand_topic(args.topic_name)
     msg_class = get_type_class(args.message_type, 'msg')
     values = parse_yaml_mapping(args.values)
