@@ -3,12 +3,12 @@
 
 import sys
 
-from rclpy.topic_or_service_is_hidden import topic_or_service_is_hidden
-
 from ros2cli_py.cmd_topic import add_node_arguments
 from ros2cli_py.errors import CommandError
 from ros2cli_py.graph import absolute_node_name
-from ros2cli_py.graph import CliNode
+from ros2cli_py.graph import full_node_name
+from ros2cli_py.graph import open_graph
+from ros2cli_py.graph import topic_or_service_is_hidden
 
 
 def add_node(parser):
@@ -32,13 +32,10 @@ def add_node(parser):
 
 def node_list(args):
     """Print the full names of the nodes."""
-    with CliNode(spin_time=args.spin_time) as cli:
+    with open_graph(args) as cli:
         cli.discover()
-        own = cli.node.get_fully_qualified_name()
-        pairs = [(n, ns) for n, ns in cli.node.get_node_names_and_namespaces()
-                 if (args.all or not n.startswith('_'))
-                 and ns.rstrip('/') + '/' + n != own]
-    names = sorted(ns.rstrip('/') + '/' + n for n, ns in pairs)
+        pairs = cli.node_pairs(include_hidden=args.all)
+    names = sorted(full_node_name(ns, n) for n, ns in pairs)
     if args.count_nodes:
         print(len(names))
         return 0
@@ -60,10 +57,8 @@ def _section(title, entries, include_hidden):
 
 def node_info(args):
     """Print a node's subscribers, publishers, services and actions."""
-    from rclpy.action.graph import get_action_client_names_and_types_by_node
-    from rclpy.action.graph import get_action_server_names_and_types_by_node
     wanted = absolute_node_name(args.node_name)
-    with CliNode(spin_time=args.spin_time) as cli:
+    with open_graph(args) as cli:
         try:
             name, ns = cli.find_node(wanted, include_hidden=args.include_hidden)
         except CommandError:
@@ -83,8 +78,8 @@ def node_info(args):
                  args.include_hidden)
         _section('Service Clients', n.get_client_names_and_types_by_node(name, ns),
                  args.include_hidden)
-        _section('Action Servers', get_action_server_names_and_types_by_node(n, name, ns),
+        _section('Action Servers', cli.action_endpoints_by_node('server', name, ns),
                  args.include_hidden)
-        _section('Action Clients', get_action_client_names_and_types_by_node(n, name, ns),
+        _section('Action Clients', cli.action_endpoints_by_node('client', name, ns),
                  args.include_hidden)
     return 0

@@ -3,14 +3,15 @@
 
 import time
 
-from ros2cli_py import convert
+from ros2cli_py.argtypes import positive_float
+from ros2cli_py.argtypes import unsigned_int
 from ros2cli_py.cmd_topic import add_node_arguments
 from ros2cli_py.cmd_topic import parse_yaml_mapping
-from ros2cli_py.cmd_topic import positive_float
 from ros2cli_py.errors import CommandError
 from ros2cli_py.graph import CliNode
 from ros2cli_py.graph import expand_topic
 from ros2cli_py.graph import MAX_DISCOVERY_S
+from ros2cli_py.graph import open_graph
 from ros2cli_py.typeclass import get_type_class
 from ros2cli_py.typeclass import type_string
 
@@ -42,6 +43,25 @@ def add_service(parser):
     p.add_argument('--include-hidden-services', action='store_true',
                    help='Consider hidden services as well')
     p.set_defaults(func=service_find)
+    p = verbs.add_parser('echo', help='Echo a service (its introspection events)')
+    add_node_arguments(p)
+    p.add_argument('service_name', help='Name of the ROS service to echo from (e.g. '
+                                        "'/add_two_ints')")
+    p.add_argument('service_type', nargs='?',
+                   help="Type of the ROS service (e.g. 'example_interfaces/srv/AddTwoInts')")
+    p.add_argument('--csv', action='store_true',
+                   help='Output all recursive fields separated by commas (e.g. for plotting)')
+    p.add_argument('--full-length', '-f', action='store_true',
+                   help='Output all elements for arrays, bytes, and string with a length > '
+                        "'--truncate-length'")
+    p.add_argument('--truncate-length', '-l', type=unsigned_int, default=128,
+                   help='The length to truncate arrays, bytes, and string to (default: 128)')
+    p.add_argument('--no-arr', action='store_true', help="Don't print array fields of messages")
+    p.add_argument('--no-str', action='store_true',
+                   help="Don't print string fields of messages")
+    p.add_argument('--flow-style', action='store_true',
+                   help='Print collections in the flow style (not available with csv format)')
+    p.set_defaults(func=service_echo, include_message_info=False)
     p = verbs.add_parser('call', help='Call a service')
     add_node_arguments(p)
     p.add_argument('service_name', help='Name of the ROS service to call to (e.g. '
@@ -62,7 +82,7 @@ def add_service(parser):
 
 def service_list(args):
     """Print the services (with types or their count)."""
-    with CliNode(spin_time=args.spin_time) as cli:
+    with open_graph(args) as cli:
         cli.discover()
         services = cli.services(include_hidden=args.include_hidden_services)
     if args.count_services:
@@ -75,7 +95,7 @@ def service_list(args):
 
 def service_find(args):
     """Print the services of one type (an unknown type prints nothing, exit 0)."""
-    with CliNode(spin_time=args.spin_time) as cli:
+    with open_graph(args) as cli:
         cli.discover()
         names = [n for n, types in cli.services(include_hidden=args.include_hidden_services)
                  if args.service_type in types]
@@ -97,13 +117,41 @@ def _service_types(cli, name):
 def service_type(args):
     """Print the type(s) of a service; nothing and exit 1 if unknown (as ros2cli)."""
     name = expand_topic(args.service_name, 'service')
-    with CliNode(spin_time=args.spin_time) as cli:
+    with open_graph(args) as cli:
         types = cli.wait_until(lambda: _service_types(cli, name), MAX_DISCOVERY_S)
     if not types:
         return 1
     for t in types:
         print(t)
     return 0
+
+
+def service_echo(args):
+    """
+    Print the introspection events of a service (its '<name>/_service_event' topic).
+
+    A server publishes them only when its introspection is configured on (rclpy's
+    configure_introspection); otherwise nothing is printed, as with ros2cli.
+    """
+    from ros2cli_py.cmd_topic import _print_echo
+    name = expand_topic(args.service_name, 'service')
+    with CliNode(spin_time=args.spin_time) as cli:
+        given = args.service_type
+        if given is None:
+            types = cli.wait_until(lambda: _service_types(cli, name), MAX_DISCOVERY_S)
+            if not types:
+                raise CommandError('Could not determine the type for the passed service '
+                                   f"'{args.service_name}'")
+            given = types[0]
+        srv_class = get_type_class(given, 'srv')
+        if not hasattr(srv_class, 'Event'):
+            raise CommandError('ros2 service echo: this distro has no service introspection '
+                               f"(no Event type for '{given}')")
+        truncate = None if args.full_length else args.truncate_length
+        cli.node.create_subscription(srv_class.Event, name + '/_service_event',
+                                     lambda msg: _print_echo(msg, None, args, truncate), 10)
+        while True:
+            cli.spin_once(0.1)
 
 
 def _server_types(cli, name):
@@ -130,6 +178,7 @@ def _check_type(cli, name, srv_class):
 
 def service_call(args):
     """Call a service with a request built from YAML and print the response."""
+    from ros2cli_py import convert
     name = expand_topic(args.service_name, 'service')
     srv_class = get_type_class(args.service_type, 'srv')
     values = parse_yaml_mapping(args.values)

@@ -1,55 +1,34 @@
 # SPDX-License-Identifier: Apache-2.0
 """ros2 topic list | type | info | echo | hz | bw | delay | pub."""
 
-import argparse
 import math
 import threading
 import time
 
-from ros2cli_py import convert
+from ros2cli_py.argtypes import positive_float
+from ros2cli_py.argtypes import positive_int
+from ros2cli_py.argtypes import unsigned_int
 from ros2cli_py.errors import CommandError
 from ros2cli_py.graph import CliNode
 from ros2cli_py.graph import expand_topic
 from ros2cli_py.graph import MAX_DISCOVERY_S
+from ros2cli_py.graph import open_graph
+from ros2cli_py.graph import topic_or_service_is_hidden
 from ros2cli_py.qos import add_qos_arguments
 from ros2cli_py.qos import choose_subscription_qos
-from ros2cli_py.qos import positive_int
 from ros2cli_py.qos import profile_from_args
 from ros2cli_py.typeclass import get_type_class
 
 DEFAULT_TRUNCATE_LENGTH = 128
 
 
-def unsigned_int(text):
-    """Argparse type: an integer >= 0."""
-    try:
-        value = int(text)
-    except ValueError:
-        value = -1
-    if value < 0:
-        raise argparse.ArgumentTypeError('value must be non-negative integer')
-    return value
-
-
-def positive_float(text):
-    """Argparse type: a float > 0."""
-    try:
-        value = float(text)
-    except ValueError:
-        value = -1.0
-    if not value > 0.0 or math.isinf(value):
-        raise argparse.ArgumentTypeError(f"'{text}' is not a positive float")
-    return value
-
-
 def add_node_arguments(parser):
-    """ros2cli's node-strategy options (no daemon here: --no-daemon is accepted)."""
+    """ros2cli's node-strategy options: --spin-time (direct discovery) and --no-daemon."""
     parser.add_argument('--spin-time', type=positive_float, default=None,
                         help='Spin time in seconds to wait for discovery (default: until the '
                              'graph settles, 1 to 5 s)')
     parser.add_argument('--no-daemon', action='store_true',
-                        help='Do not spawn nor use an already running daemon (there is none '
-                             'here: accepted for compatibility)')
+                        help='Do not spawn nor use an already running daemon')
 
 
 def add_sim_time_argument(parser):
@@ -206,7 +185,7 @@ def add_topic(parser):
 
 def topic_list(args):
     """Print the topics (with types, counts or publishers/subscribers)."""
-    with CliNode(spin_time=args.spin_time) as cli:
+    with open_graph(args) as cli:
         cli.discover()
         topics = cli.topics(include_hidden=args.include_hidden_topics)
         if args.count_topics:
@@ -235,11 +214,10 @@ def _known_types(cli, topic, include_hidden=True):
 
 def topic_type(args):
     """Print the type(s) of a topic; nothing and exit 1 if unknown or hidden (as ros2cli)."""
-    from rclpy.topic_or_service_is_hidden import topic_or_service_is_hidden
     topic = expand_topic(args.topic_name)
     if topic_or_service_is_hidden(topic) and not args.include_hidden_topics:
         return 1
-    with CliNode(spin_time=args.spin_time) as cli:
+    with open_graph(args) as cli:
         types = _known_types(cli, topic)
     if not types:
         return 1
@@ -251,7 +229,7 @@ def topic_type(args):
 def topic_info(args):
     """Print type, publisher and subscription counts (and endpoints with -v)."""
     topic = expand_topic(args.topic_name)
-    with CliNode(spin_time=args.spin_time) as cli:
+    with open_graph(args) as cli:
         types = _known_types(cli, topic)
         if not types:
             raise CommandError(f"Unknown topic '{args.topic_name}'")
@@ -273,7 +251,7 @@ def topic_info(args):
 
 def topic_find(args):
     """Print the topics of one type (ros2cli: an unknown type prints nothing, exit 0)."""
-    with CliNode(spin_time=args.spin_time) as cli:
+    with open_graph(args) as cli:
         cli.discover()
         topics = [name for name, types in cli.topics(args.include_hidden_topics)
                   if args.topic_type in types]
@@ -393,6 +371,7 @@ def _lost(status):
 
 
 def _print_echo(msg, info, args, truncate):
+    from ros2cli_py import convert
     import yaml
     if not convert.is_message(msg):
         if args.include_message_info:
@@ -649,6 +628,7 @@ def _wait_subscriptions(cli, pub, wanted, max_wait):
 
 def topic_pub(args):
     """Publish a message built from YAML at --rate, --once or --times."""
+    from ros2cli_py import convert
     topic = expand_topic(args.topic_name)
     msg_class = get_type_class(args.message_type, 'msg')
     values = parse_yaml_mapping(args.values)

@@ -4,11 +4,6 @@
 import os
 import time
 
-import rclpy
-from rclpy.executors import SingleThreadedExecutor
-from rclpy.signals import SignalHandlerOptions
-from rclpy.topic_or_service_is_hidden import topic_or_service_is_hidden
-
 from ros2cli_py.errors import CommandError
 
 # ros2cli without its daemon spins 0.5 s before answering; this waits at least 1 s and
@@ -20,10 +15,134 @@ SETTLE_S = 1.0
 MAX_DISCOVERY_S = 5.0
 
 
-class CliNode:
+# The node methods the graph verbs call, answered by the daemon as by a node of our own.
+GRAPH_METHODS = (
+    'get_node_names_and_namespaces', 'get_topic_names_and_types',
+    'get_service_names_and_types', 'count_publishers', 'count_subscribers',
+    'get_subscriber_names_and_types_by_node', 'get_publisher_names_and_types_by_node',
+    'get_service_names_and_types_by_node', 'get_client_names_and_types_by_node',
+    'get_publishers_info_by_topic', 'get_subscriptions_info_by_topic',
+    'get_fully_qualified_name')
+
+# Hidden nodes of this tool that no listing shows: every command's own node and the daemon's.
+OWN_NODE_PREFIX = '_ros2cli_py_'
+
+
+def topic_or_service_is_hidden(name):
+    """Return whether a topic/service name has a token starting with '_' (rclpy's rule)."""
+    return any(token.startswith('_') for token in name.split('/'))
+
+
+class GraphView:
+    """
+    The graph queries of the verbs, over ``self.node`` (a node or the daemon's answers).
+
+    Subclasses give ``node``, ``spin_for``, ``discover`` and ``close``.
+    """
+
+    node = None
+    spin_time = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+        return False
+
+    def close(self):
+        """Release what the view holds."""
+
+    def spin_for(self, seconds):
+        """Let ``seconds`` pass (serving callbacks where there are any)."""
+        time.sleep(seconds)
+
+    def discover(self):
+        """Make sure the graph is discovered before an answer is read."""
+
+    def wait_until(self, predicate, timeout):
+        """Spin until ``predicate()`` is truthy (returned) or ``timeout`` s pass (None)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            value = predicate()
+            if value:
+                return value
+            if time.monotonic() >= deadline:
+                return None
+            self.spin_for(0.05)
+
+    # -- graph queries ----------------------------------------------------------------------
+
+    def topics(self, include_hidden=False):
+        """[(name, [types])] sorted by name."""
+        return sorted((n, list(t)) for n, t in self.node.get_topic_names_and_types()
+                      if include_hidden or not topic_or_service_is_hidden(n))
+
+    def topic_types(self, topic):
+        """Types of one topic ([] when unknown)."""
+        for name, types in self.node.get_topic_names_and_types():
+            if name == topic:
+                return list(types)
+        return []
+
+    def services(self, include_hidden=False):
+        """[(name, [types])] sorted by name; never the services of this tool's own nodes."""
+        own = '/' + OWN_NODE_PREFIX
+        return sorted((n, list(t)) for n, t in self.node.get_service_names_and_types()
+                      if (include_hidden or not topic_or_service_is_hidden(n))
+                      and not n.startswith(own))
+
+    def node_pairs(self, include_hidden=False):
+        """[(name, namespace)] of the graph's nodes, this tool's own nodes left out."""
+        return [(n, ns) for n, ns in self.node.get_node_names_and_namespaces()
+                if (include_hidden or not n.startswith('_'))
+                and not n.startswith(OWN_NODE_PREFIX)]
+
+    def node_names(self, include_hidden=False):
+        """Sorted full names of the nodes in the graph."""
+        return sorted({full_node_name(ns, n) for n, ns in self.node_pairs(include_hidden)})
+
+    def find_node(self, wanted, timeout=None, include_hidden=True):
+        """(name, namespace) of a node by full name, waiting for discovery; CommandError."""
+        full = absolute_node_name(wanted)
+        if not include_hidden and full.rsplit('/', 1)[-1].startswith('_'):
+            raise CommandError('Node not found')
+
+        def lookup():
+            for name, ns in self.node.get_node_names_and_namespaces():
+                if full_node_name(ns, name) == full:
+                    return (name, ns)
+            return None
+        found = self.wait_until(lookup, MAX_DISCOVERY_S if timeout is None else timeout)
+        if not found:
+            raise CommandError('Node not found')
+        return found
+
+    def count_node(self, full):
+        """How many nodes in the graph have the full name ``full``."""
+        return sum(1 for name, ns in self.node.get_node_names_and_namespaces()
+                   if full_node_name(ns, name) == full)
+
+    def actions(self):
+        """[(name, [types])] of the actions in the graph, sorted by name."""
+        return sorted((n, list(t)) for n, t in self.action_names_and_types())
+
+    def action_names_and_types(self):
+        """Actions in the graph (from their topics and services, as rclpy.action.graph)."""
+        raise NotImplementedError
+
+    def action_endpoints_by_node(self, kind, name, namespace):
+        """Return [(action, [types])] of one node's action servers ('server') or clients."""
+        raise NotImplementedError
+
+
+class CliNode(GraphView):
     """A hidden node (name starting with '_') on its own context, spun on demand."""
 
     def __init__(self, name=None, spin_time=None, executor=None, use_sim_time=False):
+        import rclpy
+        from rclpy.executors import SingleThreadedExecutor
+        from rclpy.signals import SignalHandlerOptions
         self.context = rclpy.Context()
         rclpy.init(args=[], context=self.context,
                    signal_handler_options=SignalHandlerOptions.NO)
@@ -33,7 +152,7 @@ class CliNode:
         if use_sim_time:
             overrides.append(Parameter('use_sim_time', Parameter.Type.BOOL, True))
         self.node = rclpy.create_node(
-            name or f'_ros2cli_py_{os.getpid()}', context=self.context,
+            name or f'{OWN_NODE_PREFIX}{os.getpid()}', context=self.context,
             start_parameter_services=False, parameter_overrides=overrides)
         kind = os.environ.get('ROS2CLI_PY_EXECUTOR', executor or 'single')
         if kind == 'events':
@@ -43,13 +162,6 @@ class CliNode:
             self.executor = SingleThreadedExecutor(context=self.context)
         self.executor.add_node(self.node)
         self.spin_time = spin_time
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-        return False
 
     def close(self):
         """Destroy the node and shut its context down (idempotent)."""
@@ -101,69 +213,82 @@ class CliNode:
             if now - start >= MAX_DISCOVERY_S:
                 return
 
+    def action_names_and_types(self):
+        """Actions in the graph (from their topics and services, as rclpy.action.graph)."""
+        from rclpy.action.graph import get_action_names_and_types
+        return get_action_names_and_types(self.node)
+
+    def action_endpoints_by_node(self, kind, name, namespace):
+        """Return [(action, [types])] of one node's action servers ('server') or clients."""
+        from rclpy.action import graph
+        query = (graph.get_action_server_names_and_types_by_node if kind == 'server'
+                 else graph.get_action_client_names_and_types_by_node)
+        return query(self.node, name, namespace)
+
+
+class _RemoteNode:
+    """The daemon's answers to the node methods of GRAPH_METHODS."""
+
+    def __init__(self, client):
+        self._client = client
+
+    def __getattr__(self, name):
+        if name not in GRAPH_METHODS:
+            raise AttributeError(name)
+        return lambda *args: self._client.call(name, *args)
+
+
+class DaemonView(GraphView):
+    """
+    The graph as the running daemon sees it (ros2cli's daemon strategy).
+
+    The daemon has kept discovery going: a question is answered at once, after the daemon's
+    own settle wait only while the graph is still changing; nothing is waited for beyond
+    that (an unknown name is unknown now, as with ros2cli's daemon).
+    """
+
+    def __init__(self, client):
+        self.client = client
+        self.node = _RemoteNode(client)
+
+    def close(self):
+        """Close the connection to the daemon."""
+        self.client.close()
+
+    def discover(self):
+        """Let the daemon finish a discovery in progress."""
+        self.client.call('discover')
+
     def wait_until(self, predicate, timeout):
-        """Spin until ``predicate()`` is truthy (returned) or ``timeout`` s pass (None)."""
-        deadline = time.monotonic() + timeout
-        while True:
-            value = predicate()
-            if value:
-                return value
-            if time.monotonic() >= deadline:
-                return None
-            self.spin_for(0.05)
+        """Return the predicate's value once the daemon's graph settled (None if falsy)."""
+        self.discover()
+        return predicate() or None
 
-    # -- graph queries ----------------------------------------------------------------------
+    def action_names_and_types(self):
+        """Actions in the daemon's graph."""
+        return self.client.call('action_names_and_types')
 
-    def topics(self, include_hidden=False):
-        """[(name, [types])] sorted by name."""
-        return sorted((n, t) for n, t in self.node.get_topic_names_and_types()
-                      if include_hidden or not topic_or_service_is_hidden(n))
+    def action_endpoints_by_node(self, kind, name, namespace):
+        """Return [(action, [types])] of one node's action servers ('server') or clients."""
+        return self.client.call('action_endpoints_by_node', kind, name, namespace)
 
-    def topic_types(self, topic):
-        """Types of one topic ([] when unknown)."""
-        for name, types in self.node.get_topic_names_and_types():
-            if name == topic:
-                return types
-        return []
 
-    def services(self, include_hidden=False):
-        """[(name, [types])] sorted by name; never the services of this tool's own node."""
-        own = self.node.get_fully_qualified_name() + '/'
-        return sorted((n, t) for n, t in self.node.get_service_names_and_types()
-                      if (include_hidden or not topic_or_service_is_hidden(n))
-                      and not n.startswith(own))
+def open_graph(args):
+    """
+    Return the graph view of a verb: the daemon's, else a node of our own (ros2cli's rule).
 
-    def node_names(self, include_hidden=False):
-        """Sorted full names of the nodes in the graph."""
-        own = self.node.get_fully_qualified_name()
-        names = set()
-        for name, ns in self.node.get_node_names_and_namespaces():
-            if not include_hidden and name.startswith('_'):
-                continue
-            if full_node_name(ns, name) != own:
-                names.add(full_node_name(ns, name))
-        return sorted(names)
-
-    def find_node(self, wanted, timeout=None, include_hidden=True):
-        """(name, namespace) of a node by full name, waiting for discovery; CommandError."""
-        full = absolute_node_name(wanted)
-        if not include_hidden and full.rsplit('/', 1)[-1].startswith('_'):
-            raise CommandError('Node not found')
-
-        def lookup():
-            for name, ns in self.node.get_node_names_and_namespaces():
-                if full_node_name(ns, name) == full:
-                    return (name, ns)
-            return None
-        found = self.wait_until(lookup, MAX_DISCOVERY_S if timeout is None else timeout)
-        if not found:
-            raise CommandError('Node not found')
-        return found
-
-    def count_node(self, full):
-        """How many nodes in the graph have the full name ``full``."""
-        return sum(1 for name, ns in self.node.get_node_names_and_namespaces()
-                   if full_node_name(ns, name) == full)
+    With --no-daemon, always our own node. Otherwise a running daemon answers; when there
+    is none, one is started in the background for the next command and this one discovers
+    directly.
+    """
+    spin_time = getattr(args, 'spin_time', None)
+    if not getattr(args, 'no_daemon', False):
+        from ros2cli_py import daemon
+        client = daemon.connect()
+        if client is not None:
+            return DaemonView(client)
+        daemon.spawn()
+    return CliNode(spin_time=spin_time)
 
 
 def full_node_name(namespace, name):

@@ -55,7 +55,9 @@ def _bag(argv):
 
 # command -> (help, module, function adding its verbs); modules load only when used
 _COMMANDS = {
+    'action': ('Various action related sub-commands', 'cmd_action', 'add_action'),
     'bag': ('Various rosbag related sub-commands (package ros2bag_mcap)', None, None),
+    'daemon': ('Various daemon related sub-commands', 'cmd_daemon', 'add_daemon'),
     'interface': ('Show information about ROS interfaces', 'cmd_interface', 'add_interface'),
     'launch': ('Not available on the PyPI toolchain', None, None),
     'node': ('Various node related sub-commands', 'cmd_node', 'add_node'),

@@ -8,31 +8,9 @@ from rclpy.qos import LivelinessPolicy
 from rclpy.qos import QoSPresetProfiles
 from rclpy.qos import ReliabilityPolicy
 
+from ros2cli_py.argtypes import nonnegative_float
+from ros2cli_py.argtypes import positive_int
 from ros2cli_py.errors import CommandError
-
-
-def positive_int(text):
-    """Argparse type: an integer > 0."""
-    import argparse
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value <= 0:
-        raise argparse.ArgumentTypeError('value must be a positive integer')
-    return value
-
-
-def nonnegative_float(text):
-    """Argparse type: a float >= 0."""
-    import argparse
-    try:
-        value = float(text)
-    except ValueError:
-        value = -1.0
-    if not value >= 0.0:
-        raise argparse.ArgumentTypeError('value must be a non-negative float')
-    return value
 
 
 def add_qos_arguments(parser, entity, default_profile):

@@ -102,7 +102,16 @@ def domain():
 
 @pytest.fixture(scope='session')
 def ros2(domain):
-    return Ros2(domain)
+    """`ros2` in the session's domain; the daemon its graph verbs start is stopped at the end."""
+    runner = Ros2(domain)
+    yield runner
+    stop_daemon(runner)
+
+
+def stop_daemon(runner):
+    """Stop the daemon of a runner's domain (none left behind by a test run)."""
+    result = runner('daemon', 'stop', timeout=30)
+    assert result.code == 0, result
 
 
 @pytest.fixture(scope='session')

@@ -116,7 +116,7 @@ def test_interface_show_bad_input(ros2):
 
 def test_unknown_verbs_launch_and_bag(ros2, tmp_path):
     for argv, word in ((['launch', 'hb50_nodes', 'hb50_sim.launch.py'], 'launch'),
-                       (['doctor'], 'doctor'), (['action', 'list'], 'action')):
+                       (['doctor'], 'doctor'), (['security', 'list'], 'security')):
         err = one_line_error(ros2(*argv), code=2)
         assert err.startswith(f'ros2 {word}: ')
     assert 'ros2 run' in one_line_error(ros2('launch', 'x'), code=2)

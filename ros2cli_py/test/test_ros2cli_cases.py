@@ -74,6 +74,7 @@ def test_ros2cli_cases(ros2, graph):
                                 "m.data.startswith('Hello World')"),
         'hz many': ros2.start('topic', 'hz', '/chatter', '/_hidden_chatter'),
         'bw': ros2.start('topic', 'bw', '/chatter'),
+        'service echo': ros2.start('service', 'echo', '/trigger', 'std_srvs/srv/Trigger'),
     }
     try:
         r = dict(zip(ONE_SHOT, ros2.many(*ONE_SHOT.values())))
@@ -149,6 +150,15 @@ def test_ros2cli_cases(ros2, graph):
                         r'max: \d+ B\n')
         out = wait_output(ros2, long_running['bw'], bw.search, 30)
         assert bw.search(out), out
+        # a call while `service echo` listens: the server's received and sent events
+        call = until(ros2, ('service', 'call', '/trigger', 'std_srvs/srv/Trigger'),
+                     lambda x: x.code == 0, ros2('service', 'call', '/trigger',
+                                                 'std_srvs/srv/Trigger'))
+        assert call.code == 0, call
+        out = wait_output(ros2, long_running['service echo'],
+                          lambda o: 'message: triggered' in o, 30)
+        assert 'info:\n  event_type: 1\n' in out and 'info:\n  event_type: 2\n' in out, out
+        assert 'response:\n- success: true\n  message: triggered\n' in out, out
     finally:
         codes = {name: ros2.stop(proc) for name, proc in long_running.items()}
     for name, proc in long_running.items():
