@@ -37,7 +37,7 @@ from aimrt_protocols_py.messages import ImuState, JointCommand, JointState, Touc
 from aimrt_protocols_py.messages import message_class
 from aimrt_protocols_py.ros_cdr import joint_state_to_ros_cdr
 from node_runtime import stop
-from node_runtime.bounded_text import bounded, RateLimiter
+from node_runtime.bounded_text import bounded, RateLimiter, suppressed_note
 from node_runtime.parameters import declare, on_change, Parameter
 import rclpy
 from rclpy.exceptions import InvalidParameterTypeException, InvalidParameterValueException
@@ -291,8 +291,7 @@ class AimrtBridge(Node):
             allowed, suppressed = self._limiter.allow(key)
         if not allowed:
             return
-        if suppressed:
-            text += f' ({suppressed} more since the last such line)'
+        text += suppressed_note(suppressed)
         if level >= logging.ERROR:
             self.get_logger().error(text)
         elif level >= logging.WARNING:
