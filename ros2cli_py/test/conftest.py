@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Run the installed `ros2` as a user would: subprocesses on the module's own ROS_DOMAIN_ID."""
+"""Run the installed `ros2` as a user would: subprocesses on a private ROS_DOMAIN_ID."""
 
 import concurrent.futures
 import os
@@ -11,7 +11,6 @@ import time
 from ament_index_python.packages import get_package_prefix
 import pytest
 import workspace_testing as wt
-from workspace_testing.pytest_fixtures import domain_id  # noqa: F401
 
 FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'fixtures')
 
@@ -96,8 +95,18 @@ def wait_output(ros2, proc, predicate, timeout):
         time.sleep(0.1)
 
 
-@pytest.fixture(scope='module')
-def ros2(domain_id):  # noqa: F811 (the fixture imported above)
+@pytest.fixture(scope='session')
+def domain_id():
+    """
+    Return the session's ROS_DOMAIN_ID (the workspace's fixture name, session-wide here).
+
+    The `ros2` commands get it through their environment only; this process stays off it.
+    """
+    return wt.allocate_domain()
+
+
+@pytest.fixture(scope='session')
+def ros2(domain_id):
     return Ros2(domain_id)
 
 
