@@ -85,7 +85,8 @@ def main():
     args = parser.parse_args()
     if args.floor_subscriber:
         return floor_subscriber()
-    from ros2bag_mcap import testing as th
+    from workspace_testing import hb50_stack
+    from workspace_testing.probe import Probe
     import workspace_testing as wt
     from ros2bag_mcap.bag import read_messages
     from rclpy.serialization import deserialize_message
@@ -94,7 +95,7 @@ def main():
     tmp = tempfile.mkdtemp(prefix='bag_bench_')
     bag = os.path.join(tmp, 'bench')
     ros2bag = wt.executable('ros2bag_mcap', 'ros2bag')
-    stack = th.start_hb50_stack()
+    stack = hb50_stack.start_hb50_stack()
     try:
         time.sleep(4.0)
         # Floor: a bare raw subscriber on the same topics.
@@ -124,7 +125,7 @@ def main():
     sent_rate = 0.0
     lost = 0
     for topic, node in FAST.items():
-        marks = th.published_counts(outputs[node])
+        marks = hb50_stack.published_counts(outputs[node])
         cls = message_class(TYPES[topic])
         stamps = np.array([(lambda m: m.header.stamp.sec * 10**9 + m.header.stamp.nanosec)(
             deserialize_message(bytes(d), cls)) for tp, _, d, _, _ in msgs if tp == topic])
@@ -135,7 +136,8 @@ def main():
         lost += expected - got
         sent_rate += expected / ((end[1] - start[1]) / 1e9)
     # Replay of the 500 Hz topics into a receiver.
-    probe = th.Probe({t: TYPES[t] for t in FAST}, raw=True, depth=5000, rt_priority=10)
+    probe = Probe({t: message_class(TYPES[t]) for t in FAST}, raw=True, depth=5000,
+                  rt_priority=10)
     player = wt.start([ros2bag, 'play', bag, '--topics', *FAST, '--delay', '2',
                        '--rt-priority', '10'])
     player.wait(span + 60)

@@ -148,7 +148,7 @@ def main():
                     help='DDS domain of adam_sim (default: a free one from workspace_testing)')
     args = ap.parse_args()
     from ament_index_python.packages import get_package_share_directory
-    from pnd_adam_sim.testing import localhost_env
+    from workspace_testing.adam_sim import localhost_env
 
     if args.domain is None:
         args.domain = allocate_domain()

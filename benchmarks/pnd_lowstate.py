@@ -171,7 +171,7 @@ def main():
         return
 
     from pnd_adam_examples.fastdds_profile import PROFILE_ENV, profile_path
-    from pnd_adam_sim.testing import SimProcess, localhost_env
+    from workspace_testing.adam_sim import SimProcess, localhost_env
 
     if args.domain is None:
         args.domain = allocate_domain()

@@ -36,7 +36,7 @@ from aimrt_protocols_py.messages import ImuState, JointCommand, JointState, Touc
 from aimrt_protocols_py.messages import message_class
 from aimrt_protocols_py.ros_cdr import joint_state_to_ros_cdr
 from node_runtime import runner
-from node_runtime.bounded_text import bounded, RateLimiter
+from node_runtime.bounded_text import bounded, RateLimiter, suppressed_note
 from node_runtime.parameters import declare, on_change, Parameter
 from rclpy.exceptions import (InvalidHandle, InvalidParameterTypeException,
                               InvalidParameterValueException)
@@ -303,8 +303,7 @@ class AimrtBridge(Node):
             allowed, suppressed = self._limiter.allow(key)
         if not allowed:
             return
-        if suppressed:
-            text += f' ({suppressed} more since the last such line)'
+        text += suppressed_note(suppressed)
         if level >= logging.ERROR:
             self.get_logger().error(text)
         elif level >= logging.WARNING:

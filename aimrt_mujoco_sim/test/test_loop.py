@@ -18,8 +18,8 @@ import pytest
 import rclpy
 from rclpy.qos import QoSProfile
 from sensor_msgs.msg import Imu, JointState as RosJointState
-from workspace_testing import (accepting, allocate_domain, executable, free_port,
-                               localhost_env, release_domain, start, stop)
+from workspace_testing import accepting, executable, free_port, localhost_env, start, stop
+from workspace_testing.pytest_fixtures import domain_id  # noqa: F401
 
 AT_REST_S = 4.0  # s the test keeps commanding and listening after the waist settled
 WAIT = 30.0
@@ -64,16 +64,8 @@ class Recorder:
         self.server.server_close()
 
 
-@pytest.fixture(scope='module')
-def domain():
-    """Return a ROS_DOMAIN_ID no other live test holds (this module's processes)."""
-    d = allocate_domain()
-    yield d
-    release_domain(d)
-
-
-def env(domain):
-    return dict(localhost_env(domain), PYTHONUNBUFFERED='1')
+def env(domain_id):
+    return dict(localhost_env(domain_id), PYTHONUNBUFFERED='1')
 
 
 def wait_port(port, proc, what):
@@ -89,7 +81,7 @@ def sim_exe():
 
 
 @pytest.fixture(scope='module')
-def setup(tmp_path_factory, domain):
+def setup(tmp_path_factory, domain_id):
     tmp = tmp_path_factory.mktemp('loop')
     state_rec, cmd_rec = Recorder(), Recorder()
     bridge_port, sim_port = free_port(), free_port()
@@ -102,18 +94,18 @@ def setup(tmp_path_factory, domain):
         'http_port': bridge_port,
         'command_addresses': [f'127.0.0.1:{sim_port},127.0.0.1:{cmd_rec.port}']}}}))
     bridge = start([executable('aimrt_bridge', 'aimrt_bridge_node'), '--ros-args',
-                    '--params-file', str(bridge_cfg)], env=env(domain))
+                    '--params-file', str(bridge_cfg)], env=env(domain_id))
     sim = None
     try:
         wait_port(bridge_port, bridge, 'aimrt_bridge_node')
-        sim = start([sim_exe(), '--config', str(sim_cfg)], env=env(domain))
+        sim = start([sim_exe(), '--config', str(sim_cfg)], env=env(domain_id))
         wait_port(sim_port, sim, 'aimrt_mujoco_sim')
     except BaseException:
         stop(bridge)
         if sim is not None:
             stop(sim)
         raise
-    os.environ.update(localhost_env(domain, {}))    # for this process's rclpy
+    os.environ.update(localhost_env(domain_id, {}))    # for this process's rclpy
     context = rclpy.Context()
     rclpy.init(context=context)
     node = rclpy.create_node('adam_loop_controller', context=context)
@@ -277,11 +269,11 @@ def test_bad_commands_are_refused_whole(setup):
 
 
 @pytest.mark.parametrize('sig', [signal.SIGINT, signal.SIGTERM])
-def test_exits_zero_on_signals(tmp_path, domain, sig):
+def test_exits_zero_on_signals(tmp_path, domain_id, sig):
     cfg = tmp_path / 'sim.yaml'
     port = free_port()
     cfg.write_text(json.dumps({'listen_port': port, 'state_addresses': []}))
-    proc = start([sim_exe(), '--config', str(cfg)], env=env(domain))
+    proc = start([sim_exe(), '--config', str(cfg)], env=env(domain_id))
     try:
         wait_port(port, proc, 'aimrt_mujoco_sim')
     finally:

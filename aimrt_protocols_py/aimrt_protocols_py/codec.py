@@ -20,6 +20,7 @@ them) and from_json() rejects unknown keys unless ignore_unknown_fields=True,
 in which case they are dropped (protobuf keeps nothing of them).
 """
 import json
+from typing import Any, Dict, Iterator, List, Optional, Tuple, Type, Union
 
 from aimrt_protocols_py.errors import DecodeError, JsonFormatError, UnsupportedContentTypeError
 from google.protobuf import json_format
@@ -31,10 +32,13 @@ JSON_CONTENT_TYPE = 'application/json'
 PROTOBUF_CONTENT_TYPE = 'application/protobuf'
 
 
-_MESSAGE_FIELDS = {}
+# Protobuf classes and messages are Any here: protobuf ships no type stubs.
+Body = Union[bytes, bytearray, memoryview, str]
+
+_MESSAGE_FIELDS: Dict[Any, Tuple[Tuple[str, bool], ...]] = {}
 
 
-def _message_fields(descriptor):
+def _message_fields(descriptor: Any) -> Tuple[Tuple[str, bool], ...]:
     """(name, is_repeated) of the message-typed fields, cached per descriptor."""
     fields = _MESSAGE_FIELDS.get(descriptor)
     if fields is None:
@@ -44,7 +48,7 @@ def _message_fields(descriptor):
     return fields
 
 
-def _submessages(msg):
+def _submessages(msg: Any) -> Iterator[Any]:
     """Yield the directly nested messages that are set."""
     for name, repeated in _message_fields(msg.DESCRIPTOR):
         if repeated:
@@ -53,9 +57,9 @@ def _submessages(msg):
             yield getattr(msg, name)
 
 
-def unknown_field_numbers(msg, _path=''):
+def unknown_field_numbers(msg: Any, _path: str = '') -> Dict[str, List[int]]:
     """{path: [field numbers]} of unknown fields anywhere in msg (empty when none)."""
-    found = {}
+    found: Dict[str, List[int]] = {}
     numbers = [f.field_number for f in _unknown_fields.UnknownFieldSet(msg)]
     if numbers:
         found[_path or msg.DESCRIPTOR.full_name] = numbers
@@ -65,7 +69,7 @@ def unknown_field_numbers(msg, _path=''):
     return found
 
 
-def has_unknown_fields(msg):
+def has_unknown_fields(msg: Any) -> bool:
     """
     Return True when msg or any nested message holds unknown fields.
 
@@ -76,10 +80,10 @@ def has_unknown_fields(msg):
     stripped = type(msg)()
     stripped.CopyFrom(msg)
     stripped.DiscardUnknownFields()
-    return stripped.ByteSize() != msg.ByteSize()
+    return bool(stripped.ByteSize() != msg.ByteSize())
 
 
-def _check_wire_types(msg):
+def _check_wire_types(msg: Any) -> None:
     declared = msg.DESCRIPTOR.fields_by_number
     for field in _unknown_fields.UnknownFieldSet(msg):
         if field.field_number in declared:
@@ -91,7 +95,7 @@ def _check_wire_types(msg):
         _check_wire_types(sub)
 
 
-def decode(cls, data, *, reject_unknown=False):
+def decode(cls: Type[Any], data: Any, *, reject_unknown: bool = False) -> Any:
     """
     Parse binary protobuf `data` into a new `cls`; raise DecodeError if invalid.
 
@@ -112,19 +116,21 @@ def decode(cls, data, *, reject_unknown=False):
     return msg
 
 
-def encode(msg):
+def encode(msg: Any) -> bytes:
     """Binary protobuf bytes of msg (unknown fields included)."""
-    return msg.SerializeToString()
+    data: bytes = msg.SerializeToString()
+    return data
 
 
-def to_json(msg, *, indent=None):
+def to_json(msg: Any, *, indent: Optional[int] = None) -> str:
     """Return the AimRT JSON form: proto field names, defaults printed."""
-    return json_format.MessageToJson(
+    text: str = json_format.MessageToJson(
         msg, preserving_proto_field_name=True,
         always_print_fields_with_no_presence=True, indent=indent)
+    return text
 
 
-def from_json(cls, text, *, ignore_unknown_fields=False):
+def from_json(cls: Type[Any], text: Any, *, ignore_unknown_fields: bool = False) -> Any:
     """Parse JSON (str or UTF-8 bytes) into a new `cls`; raise JsonFormatError if invalid."""
     name = cls.DESCRIPTOR.full_name
     if isinstance(text, (bytes, bytearray, memoryview)):
@@ -148,7 +154,8 @@ def from_json(cls, text, *, ignore_unknown_fields=False):
     return msg
 
 
-def decode_body(cls, body, content_type, *, ignore_unknown_json_fields=False):
+def decode_body(cls: Type[Any], body: Body, content_type: Optional[str], *,
+                ignore_unknown_json_fields: bool = False) -> Any:
     """Decode an AimRT http-channel body by its content type (pb or JSON)."""
     kind = serialization_of(content_type)
     if kind == 'pb':
@@ -156,7 +163,7 @@ def decode_body(cls, body, content_type, *, ignore_unknown_json_fields=False):
     return from_json(cls, body, ignore_unknown_fields=ignore_unknown_json_fields)
 
 
-def serialization_of(content_type):
+def serialization_of(content_type: Optional[str]) -> str:
     """
     'pb' or 'json' for an http content-type; UnsupportedContentTypeError otherwise.
 
@@ -174,7 +181,7 @@ def serialization_of(content_type):
                                       f'{JSON_CONTENT_TYPE})')
 
 
-def encode_body(msg, serialization):
+def encode_body(msg: Any, serialization: str) -> Tuple[bytes, str]:
     """(body bytes, content type) for an AimRT http-channel POST."""
     if serialization == 'pb':
         return encode(msg), PROTOBUF_CONTENT_TYPE

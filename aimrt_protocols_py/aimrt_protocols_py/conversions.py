@@ -53,6 +53,7 @@ TouchState <-> aimrt_protocols_msgs/TouchState
   directions, else ConversionError.
 """
 from array import array
+from typing import Any, Callable, Dict, FrozenSet, Iterable, Optional, Sequence, Tuple
 
 from aimrt_protocols_msgs.msg import JointCommand as RosJointCommand
 from aimrt_protocols_msgs.msg import TouchSensorState as RosTouchSensorState
@@ -73,9 +74,11 @@ ALL_LOSSES = frozenset({LOSS_UNKNOWN_FIELDS})
 NS_PER_S = 1_000_000_000
 _INT32_MAX = 2**31 - 1
 _COV_NOT_PROVIDED = (-1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+# AimRT (protobuf) and ROS 2 (rosidl) messages are Any: neither generator ships type stubs.
+OnLoss = Optional[Callable[[FrozenSet[str]], Any]]
 
 
-def settle_losses(msg, accept_losses, on_loss):
+def settle_losses(msg: Any, accept_losses: Iterable[str], on_loss: OnLoss) -> None:
     """Raise LossyConversionError for unknown fields unless accepted (then on_loss)."""
     if not has_unknown_fields(msg):
         return
@@ -88,22 +91,24 @@ def settle_losses(msg, accept_losses, on_loss):
 
 
 # ---------------------------------------------------------------- Header
-def stamp_parts(header):
+def stamp_parts(header: Any) -> Tuple[int, int]:
     """(sec, nanosec) of Header.time_stamp; ConversionError past int32 seconds."""
     sec, nanosec = divmod(header.time_stamp, NS_PER_S)
     if sec > _INT32_MAX:
         raise ConversionError(
             f'Header.time_stamp {header.time_stamp} ns is beyond builtin_interfaces/Time '
             '(int32 seconds)')
-    return sec, nanosec
+    return int(sec), int(nanosec)
 
 
-def header_to_ros(header):
+def header_to_ros(header: Any) -> Any:
+    """Return the std_msgs/Header of an AimRT Header (ConversionError past int32 seconds)."""
     sec, nanosec = stamp_parts(header)
     return RosHeader(stamp=Time(sec=sec, nanosec=nanosec), frame_id=header.frame_id)
 
 
-def header_from_ros(ros_header):
+def header_from_ros(ros_header: Any) -> Any:
+    """Return the AimRT Header of a std_msgs/Header (ConversionError for a bad stamp)."""
     sec, nanosec = ros_header.stamp.sec, ros_header.stamp.nanosec
     if sec < 0:
         raise ConversionError(f'stamp.sec {sec} < 0 cannot be a uint64 time_stamp')
@@ -113,7 +118,8 @@ def header_from_ros(ros_header):
 
 
 # ---------------------------------------------------------------- JointState
-def joint_state_to_ros(msg, *, accept_losses=(), on_loss=None):
+def joint_state_to_ros(msg: Any, *, accept_losses: Iterable[str] = (),
+                       on_loss: OnLoss = None) -> Any:
     settle_losses(msg, accept_losses, on_loss)
     joints = msg.joints
     out = RosJointState(header=header_to_ros(msg.header))
@@ -124,7 +130,8 @@ def joint_state_to_ros(msg, *, accept_losses=(), on_loss=None):
     return out
 
 
-def _column(values, n, what, *, may_be_empty=True):
+def _column(values: Sequence[float], n: int, what: str, *,
+            may_be_empty: bool = True) -> Sequence[float]:
     """values, checked to hold one entry per name; empty -> n zeros if allowed."""
     if len(values) == n:
         return values
@@ -134,7 +141,7 @@ def _column(values, n, what, *, may_be_empty=True):
                           f'(must be {n}{" or empty" if may_be_empty else ""})')
 
 
-def joint_state_from_ros(ros_msg):
+def joint_state_from_ros(ros_msg: Any) -> Any:
     n = len(ros_msg.name)
     pos = _column(ros_msg.position, n, 'sensor_msgs/JointState.position')
     vel = _column(ros_msg.velocity, n, 'sensor_msgs/JointState.velocity')
@@ -147,7 +154,7 @@ def joint_state_from_ros(ros_msg):
 
 
 # ---------------------------------------------------------------- ImuState
-def _cov_to_ros(values, what):
+def _cov_to_ros(values: Sequence[float], what: str) -> Sequence[float]:
     if len(values) == 0:
         return _COV_NOT_PROVIDED
     if len(values) != 9:
@@ -156,12 +163,13 @@ def _cov_to_ros(values, what):
     return values
 
 
-def _cov_from_ros(values):
-    values = [float(v) for v in values]
-    return [] if tuple(values) == _COV_NOT_PROVIDED else values
+def _cov_from_ros(values: Iterable[float]) -> Sequence[float]:
+    floats = [float(v) for v in values]
+    return [] if tuple(floats) == _COV_NOT_PROVIDED else floats
 
 
-def imu_state_to_ros(msg, *, accept_losses=(), on_loss=None):
+def imu_state_to_ros(msg: Any, *, accept_losses: Iterable[str] = (),
+                     on_loss: OnLoss = None) -> Any:
     settle_losses(msg, accept_losses, on_loss)
     out = RosImu(header=header_to_ros(msg.header))
     q, w, a = msg.orientation, msg.angular_velocity, msg.linear_acceleration
@@ -176,7 +184,7 @@ def imu_state_to_ros(msg, *, accept_losses=(), on_loss=None):
     return out
 
 
-def imu_state_from_ros(ros_msg):
+def imu_state_from_ros(ros_msg: Any) -> Any:
     out = ImuState(header=header_from_ros(ros_msg.header))
     q, w, a = ros_msg.orientation, ros_msg.angular_velocity, ros_msg.linear_acceleration
     out.orientation.x, out.orientation.y, out.orientation.z, out.orientation.w = q.x, q.y, q.z, q.w
@@ -190,7 +198,8 @@ def imu_state_from_ros(ros_msg):
 
 
 # ---------------------------------------------------------------- JointCommand
-def joint_command_to_ros(msg, *, accept_losses=(), on_loss=None):
+def joint_command_to_ros(msg: Any, *, accept_losses: Iterable[str] = (),
+                         on_loss: OnLoss = None) -> Any:
     settle_losses(msg, accept_losses, on_loss)
     joints = msg.joints
     out = RosJointCommand(header=header_to_ros(msg.header))
@@ -203,7 +212,7 @@ def joint_command_to_ros(msg, *, accept_losses=(), on_loss=None):
     return out
 
 
-def joint_command_from_ros(ros_msg):
+def joint_command_from_ros(ros_msg: Any) -> Any:
     """aimrt_protocols_msgs/JointCommand -> JointCommand (array rules in the module doc)."""
     n = len(ros_msg.name)
     what = 'aimrt_protocols_msgs/JointCommand.'
@@ -221,7 +230,8 @@ def joint_command_from_ros(ros_msg):
 
 
 # ---------------------------------------------------------------- TouchState
-def touch_state_to_ros(msg, *, accept_losses=(), on_loss=None):
+def touch_state_to_ros(msg: Any, *, accept_losses: Iterable[str] = (),
+                       on_loss: OnLoss = None) -> Any:
     if len(msg.names) != len(msg.states):
         raise ConversionError(f'TouchState has {len(msg.names)} names but '
                               f'{len(msg.states)} states')
@@ -232,7 +242,7 @@ def touch_state_to_ros(msg, *, accept_losses=(), on_loss=None):
     return out
 
 
-def touch_state_from_ros(ros_msg):
+def touch_state_from_ros(ros_msg: Any) -> Any:
     if len(ros_msg.names) != len(ros_msg.states):
         raise ConversionError(f'aimrt_protocols_msgs/TouchState has {len(ros_msg.names)} '
                               f'names but {len(ros_msg.states)} states')
@@ -243,7 +253,7 @@ def touch_state_from_ros(ros_msg):
 
 
 # AimRT class -> (ROS 2 class, to_ros, from_ros)
-ROS_FORMS = {
+ROS_FORMS: Dict[Any, Tuple[Any, Callable[..., Any], Callable[[Any], Any]]] = {
     JointState: (RosJointState, joint_state_to_ros, joint_state_from_ros),
     ImuState: (RosImu, imu_state_to_ros, imu_state_from_ros),
     JointCommand: (RosJointCommand, joint_command_to_ros, joint_command_from_ros),

@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0
 """Named errors raised by the codecs and conversions of aimrt_protocols_py."""
 
+from typing import Iterable
+
 
 class AimrtProtocolError(ValueError):
     """Base class: the input cannot become a valid AimRT or ROS 2 message."""
@@ -29,7 +31,7 @@ class LossyConversionError(ConversionError):
     `fields` names what would be dropped.
     """
 
-    def __init__(self, message_type, fields):
+    def __init__(self, message_type: str, fields: Iterable[str]) -> None:
         self.message_type = message_type
         self.fields = frozenset(fields)
         super().__init__(

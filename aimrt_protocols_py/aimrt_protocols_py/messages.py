@@ -7,6 +7,8 @@ the array messages JointStateArray / JointCommandArray / TouchSensorStateArray
 with the same fields and numbers as the seed's JointState / JointCommand /
 TouchState, so both spellings map to the same class here.
 """
+from typing import Any, Dict
+
 from aimrt_protocols_py.common.header_pb2 import Header
 from aimrt_protocols_py.errors import UnknownMessageTypeError
 from aimrt_protocols_py.geometry.quaternion_pb2 import Quaternion
@@ -25,7 +27,8 @@ __all__ = [
 _SENSOR = 'aimrt.protocols.sensor.'
 
 # full proto name (no `pb:` prefix) -> class
-TYPE_NAMES = {cls.DESCRIPTOR.full_name: cls for cls in (
+# The classes protoc generates have no type stubs: Any.
+TYPE_NAMES: Dict[str, Any] = {cls.DESCRIPTOR.full_name: cls for cls in (
     Header, Quaternion, Vector3, SingleJointState, JointState, SingleJointCommand,
     JointCommand, ImuState, SingleTouchSensorState, TouchState)}
 # AimRT >= 0.10 spellings of the same wire messages
@@ -34,7 +37,7 @@ TYPE_NAMES[_SENSOR + 'JointCommandArray'] = JointCommand
 TYPE_NAMES[_SENSOR + 'TouchSensorStateArray'] = TouchState
 
 
-def message_class(name):
+def message_class(name: str) -> Any:
     """Class for an AimRT type name, with or without the `pb:` prefix."""
     key = name[3:] if name.startswith('pb:') else name
     try:
@@ -43,6 +46,7 @@ def message_class(name):
         raise UnknownMessageTypeError(f'unknown AimRT message type {name!r}') from None
 
 
-def type_name(cls_or_msg):
+def type_name(cls_or_msg: Any) -> str:
     """Return the AimRT channel type name (`pb:<full name>`) of a class or message."""
-    return 'pb:' + cls_or_msg.DESCRIPTOR.full_name
+    full_name: str = cls_or_msg.DESCRIPTOR.full_name
+    return 'pb:' + full_name

@@ -3,6 +3,7 @@
 
 import json
 
+from node_runtime.bounded_text import bounded
 from rclpy.qos import DurabilityPolicy, HistoryPolicy, QoSProfile, ReliabilityPolicy
 from rclpy.serialization import deserialize_message, serialize_message
 from ros2bag_mcap.schema import DefinitionNotFound, message_class
@@ -76,7 +77,7 @@ def fill_message(msg, values, path=''):
         try:
             setattr(msg, key, value)
         except (AssertionError, TypeError, ValueError, OverflowError) as exc:
-            raise RejectedInput(f'{where}: {" ".join(str(exc).split())[:200]}') from None
+            raise RejectedInput(f'{where}: {bounded(" ".join(str(exc).split()))}') from None
 
 
 def _sequence_item_class(msg, key):
@@ -93,12 +94,12 @@ def to_cdr(encoding, cls, data):
             deserialize_message(bytes(data), cls)     # refuses truncated or malformed CDR
         except Exception as exc:   # rclpy raises bare RuntimeError/_rclpy errors here
             raise RejectedInput(f'malformed CDR for {cls.__name__}: '
-                                f'{" ".join(str(exc).split())[:200]}') from None
+                                f'{bounded(" ".join(str(exc).split()))}') from None
         return bytes(data)
     try:
         values = json.loads(bytes(data).decode('utf-8'))
     except (UnicodeDecodeError, ValueError) as exc:
-        raise RejectedInput(f'malformed JSON: {str(exc)[:200]}') from None
+        raise RejectedInput(f'malformed JSON: {bounded(exc)}') from None
     msg = cls()
     fill_message(msg, values)
     return serialize_message(msg)

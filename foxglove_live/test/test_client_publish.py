@@ -14,8 +14,8 @@ import struct
 import time
 
 import pytest
-from ros2bag_mcap import testing as th
 import workspace_testing as wt
+from workspace_testing.hb50_stack import start_hb50_stack
 
 SUBPROTOCOLS = ['foxglove.sdk.v1']
 TWIST = {'linear': {'x': 1.0, 'y': 0.0, 'z': 0.0}, 'angular': {'x': 0.0, 'y': 0.0, 'z': 0.0}}
@@ -108,7 +108,7 @@ async def drive(port):
 def session():
     wt.isolate()
     port = wt.free_port()
-    stack = th.start_hb50_stack(debug_counts=False)
+    stack = start_hb50_stack(debug_counts=False)
     server = wt.start([wt.executable('foxglove_live', 'foxglove_server'), '--ros-args',
                        '-p', f'port:={port}',
                        '-p', 'client_topic_whitelist:=[/hb50/velocity_command]'])

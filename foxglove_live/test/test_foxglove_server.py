@@ -17,8 +17,9 @@ import subprocess
 import time
 
 import pytest
-from ros2bag_mcap import testing as th
 import workspace_testing as wt
+from workspace_testing.hb50_stack import start_hb50_stack
+from workspace_testing.messages import plain_fields
 
 HB50_TOPICS = {
     '/hb50/bridge_data': 'hb50_commons/msg/BridgeData',
@@ -117,7 +118,7 @@ def session(tmp_path_factory):
         busy.listen()
     except OSError:
         pass        # already in use by another process: busy all the same
-    stack = th.start_hb50_stack(debug_counts=False)
+    stack = start_hb50_stack(debug_counts=False)
     server_exe = wt.executable('foxglove_live', 'foxglove_server')
     recorder = wt.start([wt.executable('ros2bag_mcap', 'ros2bag'), 'record', *HB50_TOPICS,
                          '-o', bag])
@@ -191,8 +192,8 @@ def test_messages_decode_equal_to_live(session):
             payload = bytes(payload)
             assert payload in live, f'{topic}: a payload is no live sample ({len(payloads)})'
             expected = deserialize_message(payload, cls)
-            assert th.plain_fields(decode(payload), expected) == \
-                th.plain_fields(expected, expected), f'{topic}: decodes differently'
+            assert plain_fields(decode(payload), expected) == \
+                plain_fields(expected, expected), f'{topic}: decodes differently'
 
 
 def test_busy_port_is_one_line_error(session):

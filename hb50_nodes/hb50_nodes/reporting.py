@@ -14,7 +14,7 @@ rate limiter are node_runtime.bounded_text's; the reasons and limits are hb50's.
 import re
 import time
 
-from node_runtime.bounded_text import clip, clip_repr, ELLIPSIS, RateLimiter
+from node_runtime.bounded_text import clip, clip_repr, ELLIPSIS, RateLimiter, suppressed_note
 
 TEXT_LIMIT = 300      # characters of one report (log line text and Status.status)
 QUOTE_LIMIT = 48      # characters kept of one quoted string inside a report
@@ -67,6 +67,6 @@ class ReportLimiter:
         if not allowed:
             return None
         if repeats:
-            note = f' (+{repeats} like it not reported)'
+            note = suppressed_note(repeats)
             return clip(text, TEXT_LIMIT - len(note)) + note
         return text

@@ -1,33 +1,13 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Shared helpers and ROS_DOMAIN_ID fixtures of the hb50_nodes tests (no node starts here)."""
+"""Shared helpers and the `domain_id` fixture of the hb50_nodes tests (no node starts here)."""
 
 from types import SimpleNamespace
 
 from hb50_nodes.layout import JOINT_NAMES, NUM_JOINTS
 import numpy as np
-import pytest
-import workspace_testing as wt
-
-
-def _isolated():
-    """Put this process and the nodes it starts on a domain of their own; release it after."""
-    domain = wt.isolate()
-    try:
-        yield domain
-    finally:
-        wt.release_domain(domain)
-
-
-@pytest.fixture(scope='module')
-def ros_domain():
-    """Give this module a ROS_DOMAIN_ID of its own (workspace_testing), discovery on this host."""
-    yield from _isolated()
-
-
-@pytest.fixture
-def test_domain():
-    """Give this test a ROS_DOMAIN_ID of its own (workspace_testing), discovery on this host."""
-    yield from _isolated()
+# The workspace's one domain fixture: a ROS_DOMAIN_ID of the module's own, this process's
+# environment on it (discovery on this host) while the module runs.
+from workspace_testing.pytest_fixtures import domain_id  # noqa: F401
 
 
 def command(source='control_node', **overrides):

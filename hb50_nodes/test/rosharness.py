@@ -3,9 +3,9 @@
 Harness of the ROS integration tests: the HB50 executables as subprocesses and a probe node.
 
 Starting and stopping a process (SIGINT -> SIGTERM -> SIGKILL), the ROS_DOMAIN_ID (the
-`ros_domain` fixtures of conftest.py), waits and the Fast DDS shared-memory cleanup come from
-workspace_testing; what is HB50's is here: where its executables are, and a probe node that
-records every topic. Every wait has a timeout.
+`domain_id` fixture, taken in by conftest.py), waits and the Fast DDS shared-memory cleanup
+come from workspace_testing; what is HB50's is here: where its executables are, and a probe
+node that records every topic. Every wait has a timeout.
 """
 
 import threading

@@ -38,7 +38,7 @@ MAX_LOG_LINE = 600       # characters of one log line of a node, whatever the in
 
 
 @pytest.fixture(scope='module')
-def stack(ros_domain):
+def stack(domain_id):
     procs = {name: rh.start(name) for name in ('bridge_node', 'control_node')}
     # One 500 Hz topic only (the pose): the probe shares the 2 cores with the nodes.
     from hb50_nodes import topics
@@ -273,7 +273,7 @@ def test_invalid_traffic_between_valid_commands_keeps_the_custom_source(stack):
     assert rh.wait_for(
         lambda: probe.events_stamped_since(t1_wall, levels.WARN, 'my_ctrl -> control_node'), 10.0)
     switches = probe.events_stamped_since(t0_wall, levels.WARN, 'command source switched')
-    # Exactly one switch each way; a report "(+N like it not reported)" would count N more.
+    # Exactly one switch each way; a report "(N similar suppressed)" would count N more.
     assert [m.status.split(': ')[1] for m in switches] == [
         'control_node -> my_ctrl (my_ctrl publishes at >= 10 Hz)',
         'my_ctrl -> control_node (no command from my_ctrl for 150 ms)'], \

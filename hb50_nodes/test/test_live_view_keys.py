@@ -30,7 +30,7 @@ def test_keys_step_clamp_and_stop():
     assert 'fwd +0.0' in t.describe()
 
 
-def test_live_view_publishes_the_keys_on_a_terminal_and_exits_0(test_domain):
+def test_live_view_publishes_the_keys_on_a_terminal_and_exits_0(domain_id):
     from geometry_msgs.msg import Twist
     probe = rh.Probe()
     twists = []

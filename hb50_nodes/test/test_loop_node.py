@@ -34,7 +34,7 @@ def _command():
     return msg
 
 
-def test_loop_serves_the_subscription_and_the_10hz_topic_every_period(ros_domain):
+def test_loop_serves_the_subscription_and_the_10hz_topic_every_period(domain_id):
     context = rclpy.Context()
     rclpy.init(context=context)
     executor = EventsExecutor(context=context)

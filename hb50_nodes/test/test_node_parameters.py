@@ -33,7 +33,7 @@ RCLPY_OWN = {'use_sim_time', 'start_type_description_service'}
 
 
 @pytest.fixture
-def context(test_domain):
+def context(domain_id):
     ctx = rclpy.Context()
     ctx.init()
     nodes = []
@@ -166,7 +166,7 @@ def test_a_bad_start_up_value_is_a_one_line_error(context):
               parameter_overrides=[Parameter('position_min', value=[-1.0, 4.0, -3.0])])
 
 
-def test_the_executable_exits_2_with_the_error(test_domain):
+def test_the_executable_exits_2_with_the_error(domain_id):
     proc = rh.start('bridge_node', '-p', 'rate:=-5.0')
     proc.wait(30.0)
     code, out, _ = rh.stop(proc)

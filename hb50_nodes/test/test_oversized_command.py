@@ -11,7 +11,7 @@ from rclpy.serialization import serialize_message
 
 
 @pytest.fixture
-def node(test_domain):
+def node(domain_id):
     ctx = rclpy.Context()
     ctx.init()
     node = BridgeNode(context=ctx)

@@ -27,7 +27,7 @@ def _rpy(o):
 
 
 @pytest.fixture(scope='module')
-def stack(ros_domain):
+def stack(domain_id):
     procs = [rh.start('bridge_node', '-p', 'physics_engine:=mujoco'), rh.start('control_node')]
     probe = rh.Probe()
     try:

@@ -25,7 +25,7 @@ NODES = ('bridge_node', 'control_node', 'heartbeat_monitor')
 
 
 @pytest.fixture(scope='module')
-def robots(ros_domain):
+def robots(domain_id):
     params = os.path.join(get_package_share_directory('hb50_nodes'), 'config', 'hb50.yaml')
     procs = {ns: rh.start('hb50_stack', '-r', f'__ns:={ns}', '--params-file', params,
                           '-p', f'frame_prefix:={ns[1:]}/')

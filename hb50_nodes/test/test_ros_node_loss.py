@@ -19,7 +19,7 @@ STAND = ControlCore(ControlConfig(), LegGeometry()).stand_pose()
 
 
 @pytest.fixture(scope='module')
-def stack(ros_domain):
+def stack(domain_id):
     procs = {name: rh.start(name)
              for name in ('bridge_node', 'control_node', 'heartbeat_monitor')}
     probe = rh.Probe()

@@ -21,7 +21,7 @@ def _stamp(msg):
     return msg.header.stamp.sec + msg.header.stamp.nanosec * 1e-9
 
 
-def test_stamps_follow_clock_and_the_nodes_keep_real_time(test_domain):
+def test_stamps_follow_clock_and_the_nodes_keep_real_time(domain_id):
     from rosgraph_msgs.msg import Clock
     proc = rh.start('hb50_stack', '-p', 'use_sim_time:=true')
     probe = rh.Probe(topics=(topics.BRIDGE_DATA, topics.ROBOT_STATE, topics.HEARTBEAT,

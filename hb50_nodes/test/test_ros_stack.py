@@ -25,7 +25,7 @@ SEPARATE = ('bridge_node', 'control_node', 'heartbeat_monitor')
 
 
 @pytest.fixture(scope='module', params=['separate', 'composed'])
-def stack(request, ros_domain):
+def stack(request, domain_id):
     if request.param == 'separate':
         procs = {name: rh.start(name) for name in SEPARATE}
     else:

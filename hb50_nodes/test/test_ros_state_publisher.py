@@ -23,7 +23,7 @@ STAMP = Time(sec=1234, nanosec=5678)
 
 
 @pytest.fixture(scope='module')
-def ros(ros_domain):
+def ros(domain_id):
     rclpy.init()
     yield
     rclpy.try_shutdown()

@@ -41,7 +41,7 @@ def _catches_sigterm(pid):
 
 @pytest.mark.parametrize('moment', MOMENTS)
 @pytest.mark.parametrize('sig', [signal.SIGINT, signal.SIGTERM], ids=['SIGINT', 'SIGTERM'])
-def test_stops_cleanly(sig, moment, test_domain):
+def test_stops_cleanly(sig, moment, domain_id):
     procs = {name: rh.start(name) for name in EXECUTABLES}
     if moment == 'imports':
         handled = {}

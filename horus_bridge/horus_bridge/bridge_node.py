@@ -19,7 +19,7 @@ from horus_msg_py import HorusMsgError, PowerSupplyStatus, shm, ShmRewoundError
 from horus_msg_py.ros_cdr import CDR_ENCODERS
 from horus_msg_py.ros_conversions import CONVERTERS
 from node_runtime import runner
-from node_runtime.bounded_text import bounded, RateLimiter
+from node_runtime.bounded_text import bounded, RateLimiter, suppressed_note
 from node_runtime.parameters import declare, on_change, Parameter
 from rclpy.clock import Clock, ClockType
 from rclpy.exceptions import InvalidParameterTypeException, InvalidParameterValueException
@@ -186,8 +186,7 @@ class HorusBridge(Node):
         """Log a warning at most once a second per key (topic, reason); text is capped."""
         allowed, suppressed = self._limiter.allow(key)
         if allowed:
-            more = ' (%d similar suppressed)' % suppressed if suppressed else ''
-            self.get_logger().warning(bounded(text, 400) + more)
+            self.get_logger().warning(bounded(text, 400) + suppressed_note(suppressed))
 
     # -- HORUS -> ROS ----------------------------------------------------------
     def _reopen(self):

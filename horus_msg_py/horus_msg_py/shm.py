@@ -3,7 +3,7 @@
 """
 Reader and writer for HORUS shared-memory topics (horus-robotics 0.4.1, header v4).
 
-Facts relied on (pinned by test/test_shm_peer_facts.py against the real wheel):
+Facts relied on (pinned by test/test_peer_horus.py against the real wheel):
 
 * a topic is the file ``/dev/shm/horus_<ns>/topics/<topic>`` (``<ns>`` is
   ``$HORUS_NAMESPACE`` or ``default``; ``/`` in a topic makes sub-folders),

@@ -4,10 +4,12 @@ Bounded, rate-limited reporting of text that may come from untrusted peers.
 
 Text from outside (a peer's node name, a joint name, a topic payload) reaches a log line
 only clipped: bounded() and clip() cut a text to a limit and say how much was cut,
-clip_repr() quotes a string with repr() after cutting it. RateLimiter lets each reason
+clip_repr() quotes a string with repr() after cutting it; each cut ends with one marker,
+`cut_marker()`: "…(N chars)", N the length of the whole text. RateLimiter lets each reason
 through at most once per period and counts the repeats it held back, so that count can ride
-on the next line of that reason: a flood of bad input makes a few log lines, not one each.
-Its table of reasons is bounded (max_keys). No ROS here.
+on the next line of that reason (`suppressed_note()`: " (N similar suppressed)"): a flood of
+bad input makes a few log lines, not one each. Its table of reasons is bounded (max_keys).
+This is the workspace's one clipper and one wording; no ROS here.
 """
 
 from collections import OrderedDict
@@ -19,26 +21,38 @@ MAX_TEXT = 200
 ELLIPSIS = '\u2026'
 
 
+def cut_marker(length):
+    """Return the marker that ends a cut text: an ellipsis and the whole text's length."""
+    return f'{ELLIPSIS}({length} chars)'
+
+
+def suppressed_note(count):
+    """Return ' (N similar suppressed)' for the N repeats a RateLimiter held back ('' if 0)."""
+    return f' ({count} similar suppressed)' if count else ''
+
+
 def bounded(text, limit=MAX_TEXT):
-    """``text`` (any object, via str) cut to ``limit`` characters, saying how much was cut."""
+    """``text`` (any object, via str): its first ``limit`` characters, then the cut marker."""
     text = str(text)
     if len(text) <= limit:
         return text
-    return '%s... [%d more characters]' % (text[:limit], len(text) - limit)
+    return text[:limit] + cut_marker(len(text))
 
 
 def clip(text, limit):
-    """Return `text` cut to at most `limit` characters, the cut marked with its length."""
+    """Return `text` (any object, via str) in at most `limit` characters, cut marker included."""
+    text = str(text)
     if len(text) <= limit:
         return text
-    note = f'{ELLIPSIS}({len(text)} chars)'
+    note = cut_marker(len(text))
     return text[:max(0, limit - len(note))] + note
 
 
 def clip_repr(value, limit):
     """repr() of an untrusted string, at most `limit` characters of it (length noted)."""
+    value = str(value)
     if len(value) > limit:
-        return repr(value[:limit]) + f'{ELLIPSIS}({len(value)} chars)'
+        return repr(value[:limit]) + cut_marker(len(value))
     return repr(value)
 
 

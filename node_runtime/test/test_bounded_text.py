@@ -1,9 +1,10 @@
 # SPDX-License-Identifier: Apache-2.0
-"""bounded(), clip(), clip_repr() and RateLimiter's per-reason semantics."""
+"""bounded(), clip(), clip_repr(), the one wording of cuts and counts, RateLimiter."""
 
 import threading
 
-from node_runtime.bounded_text import bounded, clip, clip_repr, ELLIPSIS, MAX_TEXT, RateLimiter
+from node_runtime.bounded_text import bounded, clip, clip_repr, cut_marker, ELLIPSIS, MAX_TEXT, \
+    RateLimiter, suppressed_note
 import pytest
 
 
@@ -17,9 +18,9 @@ class Clock:
 
 def test_bounded_keeps_short_text_and_counts_the_cut():
     assert bounded('abc') == 'abc'
-    assert bounded(12345, limit=3) == '123... [2 more characters]'
+    assert bounded(12345, limit=3) == f'123{ELLIPSIS}(5 chars)'
     long = 'x' * (MAX_TEXT + 50)
-    assert bounded(long) == 'x' * MAX_TEXT + '... [50 more characters]'
+    assert bounded(long) == 'x' * MAX_TEXT + f'{ELLIPSIS}({MAX_TEXT + 50} chars)'
 
 
 def test_clip_stays_within_the_limit_and_notes_the_length():
@@ -35,6 +36,17 @@ def test_clip_stays_within_the_limit_and_notes_the_length():
 def test_clip_repr_quotes_and_cuts():
     assert clip_repr("it's", 10) == repr("it's")
     assert clip_repr('\x00' * 100, 4) == repr('\x00' * 4) + f'{ELLIPSIS}(100 chars)'
+
+
+def test_one_wording_for_a_cut_and_for_held_back_repeats():
+    assert cut_marker(1000) == f'{ELLIPSIS}(1000 chars)'
+    assert suppressed_note(0) == ''
+    assert suppressed_note(7) == ' (7 similar suppressed)'
+    # Every clipper ends its cut with the same marker.
+    for out in (bounded('q' * 300, 10), clip('q' * 300, 40), clip_repr('q' * 300, 10)):
+        assert out.endswith(cut_marker(300)), out
+    # Not only strings: any object, via str().
+    assert clip(list(range(100)), 30).endswith(cut_marker(len(str(list(range(100))))))
 
 
 def test_rate_limiter_one_per_period_per_key_with_suppressed_counts():

@@ -24,11 +24,11 @@ from cyclonedds.topic import Topic
 import numpy as np
 
 from pnd_adam_examples.fastdds_profile import PROFILE_ENV, profile_path
-from pnd_adam_sim.testing import cyclone_localhost_uri, localhost_env, SimProcess
 from pnd_adam_sim.vendor_idl import (HandCmd_, HandState_, LowCmd_, LowState_, TOPIC_HANDCMD,
                                      TOPIC_HANDSTATE, TOPIC_LOWCMD, TOPIC_LOWSTATE)
 import pytest
 from workspace_testing import executable, start, stop
+from workspace_testing.adam_sim import cyclone_localhost_uri, localhost_env, SimProcess
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PEER_SECONDS = 6.0

@@ -24,7 +24,7 @@ from cyclonedds._clayer import ddspy_take
 from cyclonedds.core import InstanceState, Policy, Qos, SampleState, ViewState
 from cyclonedds.sub import DataReader
 from cyclonedds.topic import Topic
-from node_runtime.bounded_text import RateLimiter
+from node_runtime.bounded_text import clip, RateLimiter, suppressed_note
 
 from .validation import CommandRejected
 
@@ -64,15 +64,13 @@ class RejectionLog:
         allowed, suppressed = self._limiter.allow(kind)
         if not allowed:
             return
-        more = f', {suppressed} more like it not logged' if suppressed else ''
-        self._log.warning('rejected %s (not applied): %s [%d rejected so far%s]', self.what,
-                          cap(reason), self.count, more)
+        self._log.warning('rejected %s (not applied): %s [%d rejected so far]%s', self.what,
+                          cap(reason), self.count, suppressed_note(suppressed))
 
 
 def cap(text, limit=MAX_REASON_CHARS):
-    """Return text cut to limit characters (an ellipsis marks a cut)."""
-    text = str(text)
-    return text if len(text) <= limit else text[:limit - 3] + '...'
+    """Return text in at most limit characters (node_runtime's clip: the cut is marked)."""
+    return clip(text, limit)
 
 
 class CommandIntake:

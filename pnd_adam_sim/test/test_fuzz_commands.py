@@ -25,11 +25,11 @@ from cyclonedds.topic import Topic
 from hypothesis import given, HealthCheck, settings, strategies as st
 from pnd_adam_description.joints import (HAND_CLOSED, HAND_DOF, HAND_OPEN, JOINT_LIMITS,
                                          KD_MAX, KI_MAX, KP_MAX, NUM_JOINTS)
-from pnd_adam_sim.testing import cyclone_localhost_uri, SimProcess
 from pnd_adam_sim.vendor_idl import (HandCmd_, HandState_, LowCmd_, LowState_, MotorCmd_,
                                      TOPIC_HANDCMD, TOPIC_HANDSTATE, TOPIC_LOWCMD,
                                      TOPIC_LOWSTATE)
 import pytest
+from workspace_testing.adam_sim import cyclone_localhost_uri, SimProcess
 
 TOL = 1e-6  # INTERFACES.md: limits hold up to float32 rounding
 ABSURD_SIZES = (1_000, 10_000, 50_000, 50_000)

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """Command intake without DDS: size check before decoding, rate-limited rejection logs."""
 
+from node_runtime.bounded_text import cut_marker
 from pnd_adam_description.joints import NUM_JOINTS
 from pnd_adam_sim.intake import cap, CommandIntake, MAX_REASON_CHARS, RejectionLog
 from pnd_adam_sim.model import AdamModel
@@ -72,14 +73,14 @@ def test_rejections_logged_once_per_kind_and_interval():
     clock.now = 1.5
     log('motor_cmd[3] (neckYaw).q=5 outside [-1.2, 1.2]', 'motor_cmd[].q range')
     assert len(out.lines) == 3
-    assert '999 more like it not logged' in out.lines[-1]
+    assert '(999 similar suppressed)' in out.lines[-1]
     assert '[1002 rejected so far' in out.lines[-1]
 
 
 def test_reasons_are_capped():
     assert cap('x' * 10) == 'x' * 10
     long = cap('y' * 100_000)
-    assert len(long) == MAX_REASON_CHARS and long.endswith('...')
+    assert len(long) == MAX_REASON_CHARS and long.endswith(cut_marker(100_000))
     out = Lines()
     RejectionLog('handcmd', log=out)('z' * 5000, 'kind')
     assert len(out.lines[0]) < MAX_REASON_CHARS + 100

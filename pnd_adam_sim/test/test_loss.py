@@ -20,8 +20,8 @@ from cyclonedds.sub import DataReader
 from cyclonedds.topic import Topic
 
 from pnd_adam_description.joints import NUM_JOINTS
-from pnd_adam_sim.testing import cyclone_localhost_uri, localhost_env, SimProcess
 from pnd_adam_sim.vendor_idl import LowCmd_, LowState_, MotorCmd_, TOPIC_LOWCMD, TOPIC_LOWSTATE
+from workspace_testing.adam_sim import cyclone_localhost_uri, localhost_env, SimProcess
 
 LOSS_PER_THOUSAND = 200
 RATE_HZ = 500

@@ -13,9 +13,9 @@ from cyclonedds.pub import DataWriter
 from cyclonedds.sub import DataReader
 from cyclonedds.topic import Topic
 from pnd_adam_description.joints import JOINT_NAMES, LEFT_ARM, NUM_JOINTS, RIGHT_ARM
-from pnd_adam_sim.testing import cyclone_localhost_uri, SimProcess
 from pnd_adam_sim.vendor_idl import LowCmd_, LowState_, MotorCmd_, TOPIC_LOWCMD, TOPIC_LOWSTATE
 import pytest
+from workspace_testing.adam_sim import cyclone_localhost_uri, SimProcess
 
 SHIPPED = os.path.join(get_package_share_directory('pnd_adam_sim'), 'config', 'adam_sim.yaml')
 # The example's arm pose and gains (pnd_adam_examples/config/arm_pose.yaml) with the vendor's

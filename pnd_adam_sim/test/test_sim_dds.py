@@ -13,11 +13,11 @@ from cyclonedds.topic import Topic
 
 from pnd_adam_description.joints import NUM_JOINTS
 from pnd_adam_sim.model import GRAVITY
-from pnd_adam_sim.testing import cyclone_localhost_uri, SimProcess
 from pnd_adam_sim.vendor_idl import (HandCmd_, HandState_, LowCmd_, LowState_, MotorCmd_,
                                      TOPIC_HANDCMD, TOPIC_HANDSTATE, TOPIC_LOWCMD,
                                      TOPIC_LOWSTATE)
 import pytest
+from workspace_testing.adam_sim import cyclone_localhost_uri, SimProcess
 
 
 @pytest.fixture(scope='module')

@@ -3,25 +3,22 @@
 Bounded logging of untrusted text.
 
 Text that comes from outside (service item names, joint names) is shown through clip(): one
-line, control characters escaped, at most CLIP_CHARS characters plus a note of how many were
-cut. RateLimitedLog emits at most one line per reason per period and reports how many lines of
+line, control characters escaped, at most CLIP_CHARS characters plus node_runtime's cut
+marker. RateLimitedLog emits at most one line per reason per period and reports how many lines of
 that reason it held back, so a flood of bad requests makes a few log lines, not one each
 (the limiter is node_runtime.bounded_text.RateLimiter).
 """
 import threading
 import time
 
-from node_runtime.bounded_text import RateLimiter
+from node_runtime.bounded_text import clip_repr, RateLimiter, suppressed_note
 
 CLIP_CHARS = 64
 
 
 def clip(value, limit: int = CLIP_CHARS) -> str:
     """Quote untrusted text for a log line: repr() of at most `limit` characters."""
-    text = value if isinstance(value, str) else str(value)
-    if len(text) <= limit:
-        return repr(text)
-    return f'{text[:limit]!r}... (+{len(text) - limit} chars)'
+    return clip_repr(value, limit)
 
 
 class RateLimitedLog:
@@ -45,6 +42,5 @@ class RateLimitedLog:
             allowed, held = self._limiter.allow(reason)
         if not allowed:
             return False
-        suffix = f' [{held} similar lines held back]' if held else ''
-        self._emit(level, text + suffix)
+        self._emit(level, text + suppressed_note(held))
         return True

@@ -2,13 +2,14 @@
 """
 QoS shared by the recorder, the player and the Foxglove server.
 
-- `matching_profile`: a subscription that receives from every publisher of a topic (best
-  effort as soon as one publisher is best effort, transient local only if all are), with a
-  deep history so a busy process never overwrites a sample it has not taken yet.
+- `matching_profile`: a subscription that receives from every publisher of a topic (the
+  workspace's one rule, `node_runtime.qos_matching`: ros2topic's), with a deep history so a
+  busy process never overwrites a sample it has not taken yet.
 - The rosbag2 (metadata version 9) dictionary form of a profile, used in metadata.yaml, in the
   MCAP channel's `offered_qos_profiles` and in `--qos-profile-overrides-path` files.
 """
 
+from node_runtime.qos_matching import match_publishers, offered_profiles
 from rclpy.duration import Duration
 from rclpy.qos import DurabilityPolicy, HistoryPolicy, LivelinessPolicy, QoSProfile, \
     ReliabilityPolicy
@@ -23,9 +24,8 @@ _POLICIES = {
 _DURATIONS = ('deadline', 'lifespan', 'liveliness_lease_duration')
 
 
-def offered_profiles(node, topic):
-    """Return the QoS profiles of the publishers of `topic` seen in the graph now."""
-    return [info.qos_profile for info in node.get_publishers_info_by_topic(topic)]
+__all__ = ['dump_profiles', 'from_dict', 'load_overrides', 'matching_profile',
+           'offered_profiles', 'parse_profiles', 'playback_profile', 'to_dict', 'type_hash']
 
 
 def type_hash(node, topic):
@@ -36,14 +36,14 @@ def type_hash(node, topic):
 
 
 def matching_profile(offered, depth):
-    """Subscription profile compatible with every profile in `offered`."""
-    best_effort = any(p.reliability == ReliabilityPolicy.BEST_EFFORT for p in offered)
-    transient = bool(offered) and all(
-        p.durability == DurabilityPolicy.TRANSIENT_LOCAL for p in offered)
-    return QoSProfile(
-        history=HistoryPolicy.KEEP_LAST, depth=depth,
-        reliability=ReliabilityPolicy.BEST_EFFORT if best_effort else ReliabilityPolicy.RELIABLE,
-        durability=DurabilityPolicy.TRANSIENT_LOCAL if transient else DurabilityPolicy.VOLATILE)
+    """
+    Return a KEEP_LAST `depth` subscription profile that receives from every one of `offered`.
+
+    With no publisher yet: RELIABLE, VOLATILE (matches any publisher that appears later
+    except a best-effort one).
+    """
+    return match_publishers(QoSProfile(history=HistoryPolicy.KEEP_LAST, depth=depth),
+                            offered).profile
 
 
 def _duration_dict(value):

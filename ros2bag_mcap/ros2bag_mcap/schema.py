@@ -9,11 +9,11 @@ and rosbags parse. The .msg files come from each package's share directory (amen
 """
 
 import functools
-import importlib
 import os
 import re
 
 from ament_index_python.packages import get_package_share_directory, PackageNotFoundError
+from node_runtime.type_lookup import split_type_name, type_class, TypeNotFound
 
 SEPARATOR = '=' * 80
 PRIMITIVES = frozenset((
@@ -23,18 +23,16 @@ PRIMITIVES = frozenset((
 _FIELD = re.compile(r'^\s*([A-Za-z][A-Za-z0-9_/]*)(?:<=\d+)?(?:\[[^\]]*\])?\s+[A-Za-z]')
 
 
-class DefinitionNotFound(LookupError):
-    """No .msg file for a type in any installed package."""
+class DefinitionNotFound(TypeNotFound):
+    """No .msg file (or no generated class) for a type in any installed package."""
 
 
 def split_type(type_name):
-    """'pkg/msg/Type' or 'pkg/Type' -> ('pkg', 'Type')."""
-    parts = type_name.split('/')
-    if len(parts) == 3 and parts[1] == 'msg':
-        return parts[0], parts[2]
-    if len(parts) == 2:
-        return parts[0], parts[1]
-    raise DefinitionNotFound(f'not a message type name: {type_name!r}')
+    """'pkg/msg/Type' or 'pkg/Type' -> ('pkg', 'Type') (the workspace's one parse)."""
+    try:
+        return split_type_name(type_name, 'msg')
+    except TypeNotFound as exc:
+        raise DefinitionNotFound(str(exc)) from None
 
 
 @functools.lru_cache(maxsize=None)
@@ -92,9 +90,8 @@ def message_definition(type_name):
 
 
 def message_class(type_name):
-    """Return the generated Python class of 'pkg/msg/Type'."""
-    package, name = split_type(type_name)
+    """Return the generated Python class of 'pkg/msg/Type' (`node_runtime.type_lookup`)."""
     try:
-        return getattr(importlib.import_module(f'{package}.msg'), name)
-    except (ImportError, AttributeError):
-        raise DefinitionNotFound(f'message type {type_name} is not installed') from None
+        return type_class(type_name, 'msg')
+    except TypeNotFound as exc:
+        raise DefinitionNotFound(str(exc)) from None

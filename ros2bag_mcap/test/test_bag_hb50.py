@@ -5,10 +5,16 @@ import os
 import re
 import time
 
+from hb50_nodes.qos import profile_for
 import numpy as np
 import pytest
-from ros2bag_mcap import testing as th
+from rclpy.qos import ReliabilityPolicy
+from ros2bag_mcap.schema import message_class
 import workspace_testing as wt
+from workspace_testing.hb50_stack import HB50_EXECUTABLES, published_counts, \
+    start_hb50_stack
+from workspace_testing.messages import plain_fields
+from workspace_testing.probe import Probe
 import yaml
 
 HB50_TOPICS = {
@@ -27,6 +33,15 @@ FAST = {'/hb50/bridge_data': ('bridge_node', 1), '/hb50/bridge_state': ('bridge_
         '/hb50/joint_command': ('control_node', 1), '/hb50/robot_state': ('control_node', 1),
         '/hb50/robot_state_10hz': ('control_node', 50)}
 RECORD_S = 20.0
+# The topics the HB50 spec publishes RELIABLE (its 'Reliable' profile): the probe asks for
+# the same, so it loses none of them.
+RELIABLE_TOPICS = frozenset(
+    t for t in HB50_TOPICS if profile_for(t).reliability == ReliabilityPolicy.RELIABLE)
+
+
+def classes(topics):
+    """{topic: generated class} of {topic: type name}."""
+    return {t: message_class(n) for t, n in topics.items()}
 
 
 def ros2bag():
@@ -42,10 +57,10 @@ def session(tmp_path_factory):
     wt.isolate()
     out = {'dir': tmp_path_factory.mktemp('bag')}
     bag = str(out['dir'] / 'hb50')
-    stack = th.start_hb50_stack()
+    stack = start_hb50_stack()
     # Raw: the probe shares the machine with the stack and the recorder, and deserializing
     # ~3000 messages/s here would take the CPU the recorder needs (the test deserializes later).
-    probe = th.Probe(HB50_TOPICS, raw=True)
+    probe = Probe(classes(HB50_TOPICS), raw=True, reliable=RELIABLE_TOPICS)
     try:
         assert wt.wait_for(lambda: probe.count('/hb50/robot_state') > 100, 20), \
             'the HB50 stack did not come up'
@@ -97,8 +112,8 @@ def _start_replay(bag):
     graph (during its --delay), with the QoS they offer.
     """
     import rclpy  # noqa: F401  (the probe creates its own context)
-    probe = th.Probe({t: HB50_TOPICS[t] for t in REPLAY_TOPICS}, raw=True, depth=5000,
-                     rt_priority=10)
+    probe = Probe(classes({t: HB50_TOPICS[t] for t in REPLAY_TOPICS}), raw=True, depth=5000,
+                  rt_priority=10, reliable=RELIABLE_TOPICS)
     player = None
     offered = {}
     try:
@@ -177,7 +192,7 @@ def test_none_lost_against_publisher_counts(session, bag_messages):
     sample still in flight at a window edge across it (counted from bridge_data).
     """
     for topic, (node, every) in FAST.items():
-        marks = th.published_counts(session['outputs'][node])
+        marks = published_counts(session['outputs'][node])
         msgs = bag_messages[topic]
         has_header = hasattr(msgs[0][1], 'header')
         times = np.array([stamp_ns(m) if has_header else t for t, m in msgs], dtype=np.int64)
@@ -229,7 +244,7 @@ def test_heartbeat_and_status_none_lost(session, bag_messages):
     beats = {}
     for _, m in bag_messages['/hb50/heartbeat']:
         beats.setdefault(m.reporting_node, []).append(stamp_ns(m))
-    assert set(beats) == set(th.HB50_EXECUTABLES)
+    assert set(beats) == set(HB50_EXECUTABLES)
     for node, stamps in beats.items():
         stamps = sorted(stamps)
         assert len(set(stamps)) == len(stamps), f'{node}: duplicate heartbeats'
@@ -253,7 +268,7 @@ def test_heartbeat_and_status_none_lost(session, bag_messages):
 
 def _equal(live, other):
     """Field-by-field equality of an rclpy message with a rosbags one."""
-    return th.plain_fields(other, live) == th.plain_fields(live, live)
+    return plain_fields(other, live) == plain_fields(live, live)
 
 
 def _key(m):
@@ -286,8 +301,8 @@ def test_independent_reader_equals_live_subscriber(session, bag_messages):
             # No header (BridgeState): from the first live sample that is also in the bag,
             # every live sample follows in the bag in order. (The probe, best-effort on a
             # loaded machine, may miss the recorder's first second: no fixed head is assumed.)
-            rec_keys = [th.plain_fields(r, live[0]) for r in recorded]
-            live_keys = [th.plain_fields(m, live[0]) for m in live]
+            rec_keys = [plain_fields(r, live[0]) for r in recorded]
+            live_keys = [plain_fields(m, live[0]) for m in live]
             in_bag = set(rec_keys)
             first = next((i for i, k in enumerate(live_keys) if k in in_bag), None)
             assert first is not None, f'{topic}: no live sample is in the bag'

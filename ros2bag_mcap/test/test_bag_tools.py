@@ -207,8 +207,8 @@ def test_interrupted_and_killed_recordings(tmp_path, sig):
 def test_play_rate_and_loop(tmp_path):
     """`play -r 2 --loop`: each pass takes about half the recorded span, the passes repeat."""
     from rclpy.serialization import serialize_message
-    from ros2bag_mcap import testing as th
     from std_msgs.msg import String
+    from workspace_testing.probe import Probe
     wt.isolate()
     topic = '/bag_test/replay'
     uri = str(tmp_path / 'src')
@@ -220,7 +220,7 @@ def test_play_rate_and_loop(tmp_path):
     for i, data in enumerate(sent):
         w.write(topic, data, t0 + i * period)
     w.close()
-    probe = th.Probe({topic: 'std_msgs/msg/String'}, raw=True, reliable={topic})
+    probe = Probe({topic: String}, raw=True, reliable={topic})
 
     def complete_passes():
         with probe.lock:

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """ros2topic's --qos-* options and echo's QoS adaptation to the publishers it finds."""
 
+from node_runtime.qos_matching import match_publishers, offered_profiles
 from rclpy.duration import Duration
 from rclpy.qos import DurabilityPolicy
 from rclpy.qos import HistoryPolicy
@@ -78,31 +79,14 @@ def choose_subscription_qos(node, topic, args):
     """
     Echo's QoS: the user's --qos-* if any, else the preset adapted to the publishers.
 
-    Reliable only if every publisher offers RELIABLE, transient local only if every one
-    offers TRANSIENT_LOCAL; a mix falls back to best effort / volatile with ros2cli's notice.
+    The workspace's one rule (`node_runtime.qos_matching`, ros2topic's): reliable only if
+    every publisher offers RELIABLE, transient local only if every one offers
+    TRANSIENT_LOCAL; a mix falls back to best effort / volatile with ros2cli's notice.
     """
     if _overridden(args):
         return profile_from_args(args)
-    profile = QoSPresetProfiles.get_from_short_key(args.qos_profile)
-    infos = node.get_publishers_info_by_topic(topic)
-    if not infos:
-        return profile
-    reliable = sum(i.qos_profile.reliability == ReliabilityPolicy.RELIABLE for i in infos)
-    transient = sum(i.qos_profile.durability == DurabilityPolicy.TRANSIENT_LOCAL for i in infos)
-    if reliable == len(infos):
-        profile.reliability = ReliabilityPolicy.RELIABLE
-    else:
-        if reliable:
-            print('Some, but not all, publishers are offering QoSReliabilityPolicy.RELIABLE. '
-                  'Falling back to QoSReliabilityPolicy.BEST_EFFORT as it will connect to all '
-                  'publishers')
-        profile.reliability = ReliabilityPolicy.BEST_EFFORT
-    if transient == len(infos):
-        profile.durability = DurabilityPolicy.TRANSIENT_LOCAL
-    else:
-        if transient:
-            print('Some, but not all, publishers are offering '
-                  'QoSDurabilityPolicy.TRANSIENT_LOCAL. Falling back to '
-                  'QoSDurabilityPolicy.VOLATILE as it will connect to all publishers')
-        profile.durability = DurabilityPolicy.VOLATILE
-    return profile
+    preset = QoSPresetProfiles.get_from_short_key(args.qos_profile)
+    match = match_publishers(preset, offered_profiles(node, topic))
+    for notice in match.notices:
+        print(notice)
+    return match.profile

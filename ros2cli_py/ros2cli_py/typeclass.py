@@ -1,32 +1,20 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Generated Python classes from 'pkg/msg/Name' / 'pkg/Name' type strings."""
+"""ros2cli's wording over the workspace's one type lookup (`node_runtime.type_lookup`)."""
 
-import importlib
+from node_runtime.type_lookup import type_class
+from node_runtime.type_lookup import type_string
+from node_runtime.type_lookup import TypeNotFound
 
 from ros2cli_py.errors import CommandError
+
+__all__ = ['get_type_class', 'type_string']
 
 _WHAT = {'msg': 'message', 'srv': 'service', 'action': 'action'}
 
 
 def get_type_class(identifier, kind):
     """Import the class of a message/service type (CommandError if it is invalid)."""
-    what = _WHAT[kind]
-    parts = identifier.split('/')
-    valid = all(parts) and (len(parts) == 2 or (len(parts) == 3 and parts[1] == kind))
-    if valid:
-        try:
-            module = importlib.import_module(f'{parts[0]}.{kind}')
-            cls = getattr(module, parts[-1])
-        except (ImportError, AttributeError, ValueError):
-            cls = None
-        if kind == 'msg' and hasattr(cls, 'get_fields_and_field_types'):
-            return cls
-        if kind == 'srv' and hasattr(cls, 'Request') and hasattr(cls, 'Response'):
-            return cls
-    raise CommandError(f"The passed {what} type is invalid: '{identifier}'")
-
-
-def type_string(cls):
-    """'pkg/msg/Name' of a generated class."""
-    module = cls.__module__.split('.')
-    return f'{module[0]}/{module[1]}/{cls.__name__}'
+    try:
+        return type_class(identifier, kind)
+    except TypeNotFound:
+        raise CommandError(f"The passed {_WHAT[kind]} type is invalid: '{identifier}'") from None

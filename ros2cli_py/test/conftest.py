@@ -96,14 +96,19 @@ def wait_output(ros2, proc, predicate, timeout):
 
 
 @pytest.fixture(scope='session')
-def domain():
+def domain_id():
+    """
+    Return the session's ROS_DOMAIN_ID (the workspace's fixture name, session-wide here).
+
+    The `ros2` commands get it through their environment only; this process stays off it.
+    """
     return wt.allocate_domain()
 
 
 @pytest.fixture(scope='session')
-def ros2(domain):
+def ros2(domain_id):
     """`ros2` in the session's domain; the daemon its graph verbs start is stopped at the end."""
-    runner = Ros2(domain)
+    runner = Ros2(domain_id)
     yield runner
     stop_daemon(runner)
 

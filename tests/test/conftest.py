@@ -2,27 +2,24 @@
 """
 Fixtures shared by the workspace tests.
 
-An isolated DDS domain per test session, and
-rclpy started once.
+The workspace's `domain_id` fixture (a DDS domain per test module, this process on it) and
+an rclpy node on it, started once per module.
 """
 
 import os
 
 import pytest
 import workspace_testing as wt
+from workspace_testing.pytest_fixtures import domain_id  # noqa: F401
 
-# A domain from the workspace's one allocator, discovery on this host, and
-# ROS_PYTHON_CHECK_FIELDS on so that a wrong field value raises.
+# The session's own domain for any test that asks for no `domain_id` (discovery on this
+# host), and ROS_PYTHON_CHECK_FIELDS on so that a wrong field value raises.
+wt.isolate()
 os.environ.setdefault('ROS_PYTHON_CHECK_FIELDS', '1')  # read when a message module is imported
 
 
-@pytest.fixture(scope='session', autouse=True)
-def isolated_domain():
-    return wt.isolate()
-
-
 @pytest.fixture(scope='module')
-def ros_node(isolated_domain):
+def ros_node(domain_id):  # noqa: F811 (the fixture imported above)
     import rclpy
     rclpy.init()
     node = rclpy.create_node('workspace_test')

@@ -15,8 +15,8 @@ from cyclonedds.builtin import BuiltinDataReader, BuiltinTopicDcpsPublication
 from cyclonedds.domain import DomainParticipant
 from interface_spec import MESSAGES
 from interface_values import import_type
-from pnd_adam_sim.testing import cyclone_localhost_uri
 import pytest
+from workspace_testing.adam_sim import cyclone_localhost_uri
 
 # Expected DDS type name of every message type, written out in full on purpose.
 EXPECTED = {
@@ -35,9 +35,9 @@ EXPECTED = {
 
 
 @pytest.fixture(scope='module')
-def cyclone_publications(isolated_domain):
+def cyclone_publications(domain_id):
     os.environ['CYCLONEDDS_URI'] = cyclone_localhost_uri()
-    participant = DomainParticipant(isolated_domain)
+    participant = DomainParticipant(domain_id)
     reader = BuiltinDataReader(participant, BuiltinTopicDcpsPublication)
 
     def wait_for(topic_name, timeout=15.0):

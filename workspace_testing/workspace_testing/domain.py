@@ -13,6 +13,7 @@ import fcntl
 import os
 import random
 import tempfile
+from typing import Dict, IO, Mapping, Optional
 
 # Valid for Fast DDS and Cyclone DDS with their default port mapping (<= 232). Below 140 are
 # users' own experiments (0-29) and the ranges some packages' tests still pick from by hand
@@ -20,10 +21,10 @@ import tempfile
 DOMAINS = range(140, 230)
 LOCK_DIR = os.path.join(tempfile.gettempdir(), 'workspace_testing_domains')
 
-_held = {}      # domain -> open lock file
+_held: Dict[int, IO[str]] = {}      # domain -> open lock file
 
 
-def allocate_domain(rng=random):
+def allocate_domain(rng: Optional[random.Random] = None) -> int:
     """
     Return a ROS_DOMAIN_ID no other live process of the workspace holds, and hold it.
 
@@ -32,7 +33,7 @@ def allocate_domain(rng=random):
     when every domain is held.
     """
     os.makedirs(LOCK_DIR, exist_ok=True)
-    start = rng.randrange(len(DOMAINS))
+    start = (rng.randrange if rng is not None else random.randrange)(len(DOMAINS))
     for i in range(len(DOMAINS)):
         domain = DOMAINS[(start + i) % len(DOMAINS)]
         if domain in _held:
@@ -48,7 +49,7 @@ def allocate_domain(rng=random):
     raise RuntimeError(f'every ROS_DOMAIN_ID in {DOMAINS.start}-{DOMAINS.stop - 1} is held')
 
 
-def release_domain(domain):
+def release_domain(domain: int) -> None:
     """Release a domain this process allocated (a no-op for any other)."""
     f = _held.pop(domain, None)
     if f is not None:
@@ -56,7 +57,7 @@ def release_domain(domain):
         f.close()
 
 
-def localhost_env(domain, base=None):
+def localhost_env(domain: int, base: Optional[Mapping[str, str]] = None) -> Dict[str, str]:
     """
     Return a copy of `base` (default: os.environ) set to `domain`, discovery on this host.
 
@@ -69,7 +70,7 @@ def localhost_env(domain, base=None):
     return env
 
 
-def isolate():
+def isolate() -> int:
     """Allocate a domain and put this process (and the children it starts) on it."""
     domain = allocate_domain()
     os.environ.update(localhost_env(domain, {}))

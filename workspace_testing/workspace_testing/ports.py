@@ -4,14 +4,15 @@
 import socket
 
 
-def free_port(host='127.0.0.1'):
+def free_port(host: str = '127.0.0.1') -> int:
     """Return a TCP port nobody listens on now (the kernel's pick; free until taken)."""
     with socket.socket() as probe:
         probe.bind((host, 0))
-        return probe.getsockname()[1]
+        port: int = probe.getsockname()[1]
+        return port
 
 
-def accepting(port, host='127.0.0.1', timeout=0.5):
+def accepting(port: int, host: str = '127.0.0.1', timeout: float = 0.5) -> bool:
     """Return True when a TCP connection to host:port is accepted."""
     try:
         socket.create_connection((host, port), timeout=timeout).close()

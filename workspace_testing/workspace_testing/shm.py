@@ -5,7 +5,7 @@ import shutil
 import subprocess
 
 
-def clean_shared_memory():
+def clean_shared_memory() -> bool:
     """
     Remove the Fast DDS shared-memory segments and ports no live process holds.
 

@@ -2,9 +2,12 @@
 """Polling with a timeout: every wait of a test is bounded."""
 
 import time
+from typing import Callable, TypeVar
+
+T = TypeVar('T')
 
 
-def wait_for(predicate, timeout, period=0.05):
+def wait_for(predicate: Callable[[], T], timeout: float, period: float = 0.05) -> T:
     """
     Poll `predicate` until it returns a truthy value or `timeout` s pass.
 
