@@ -89,7 +89,7 @@ def sources(robot, env):
         return [wt.start([wt.executable('hb50_nodes', n), '--ros-args', '--params-file',
                           params, '-p', 'physics_engine:=simple'], env=env)
                 for n in ('bridge_node', 'control_node')]
-    from pnd_adam_sim.testing import localhost_env
+    from workspace_testing.adam_sim import localhost_env
     config = os.path.join(get_package_share_directory('pnd_adam_sim'), 'config',
                           'adam_sim.yaml')
     return [wt.start([wt.executable('pnd_adam_sim', 'adam_sim'), '--domain',

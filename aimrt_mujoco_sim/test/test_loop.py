@@ -19,7 +19,6 @@ import rclpy
 from rclpy.qos import QoSProfile
 from sensor_msgs.msg import Imu, JointState as RosJointState
 from workspace_testing import accepting, executable, free_port, localhost_env, start, stop
-from workspace_testing.pytest_fixtures import domain_id  # noqa: F401
 
 AT_REST_S = 4.0  # s the test keeps commanding and listening after the waist settled
 WAIT = 30.0

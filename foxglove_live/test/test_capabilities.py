@@ -15,8 +15,8 @@ import sys
 import time
 
 import pytest
-from ros2bag_mcap import testing as th
 import workspace_testing as wt
+from workspace_testing.hb50_stack import start_hb50_stack
 from ws_protocol_client import WsClient
 
 RS = '/robstride/robstride_hardware_interface'
@@ -191,7 +191,7 @@ async def legacy_subprotocol(port):
 def session():
     wt.isolate()
     port = wt.free_port()
-    stack = th.start_hb50_stack(debug_counts=False)
+    stack = start_hb50_stack(debug_counts=False)
     procs = {
         'state_publisher': wt.start([wt.executable('hb50_nodes', 'state_publisher_node')]),
         'robstride': wt.start([wt.executable('robstride_sim', 'robstride_sim_node'),

@@ -23,7 +23,6 @@ from pnd_adam_description import urdf
 from pnd_adam_description.joints import JOINT_NAMES
 from pnd_adam_description.mujoco_model import build_model
 from pnd_adam_examples.state_publisher import AdamStatePublisher
-from pnd_adam_sim.testing import localhost_env, SimProcess
 import pytest
 from rcl_interfaces.msg import Log
 import rclpy
@@ -33,6 +32,7 @@ from sensor_msgs.msg import JointState
 from state_publisher_common.qos import LATCHED, TF_QOS
 from std_msgs.msg import String
 from tf2_msgs.msg import TFMessage
+from workspace_testing.adam_sim import localhost_env, SimProcess
 import workspace_testing
 
 MODEL = build_model(0.002)
