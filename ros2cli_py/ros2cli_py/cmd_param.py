@@ -15,6 +15,7 @@ from ros2cli_py.cmd_topic import add_node_arguments
 from ros2cli_py.errors import CommandError
 from ros2cli_py.graph import absolute_node_name
 from ros2cli_py.graph import CliNode
+from ros2cli_py.graph import open_graph
 import yaml
 
 SERVICE_TIMEOUT_S = 5.0
@@ -133,13 +134,16 @@ def param_list(args):
             regex = re.compile(args.filter)
         except re.error as e:
             raise CommandError(f"Invalid --filter regex '{args.filter}': {e}") from None
+    if not args.node_name:
+        # Which nodes exist is a graph question: the daemon answers it when it runs (ros2cli's
+        # node strategy); the parameter services are then called from a node of our own.
+        with open_graph(args) as graph:
+            graph.discover()
+            nodes = graph.node_names(include_hidden=args.include_hidden_nodes)
     with CliNode(spin_time=args.spin_time) as cli:
         if args.node_name:
             cli.find_node(args.node_name)
             nodes = [absolute_node_name(args.node_name)]
-        else:
-            cli.discover()
-            nodes = cli.node_names(include_hidden=args.include_hidden_nodes)
         for node in nodes:
             try:
                 names = _list_names(cli, node, args.param_prefixes)

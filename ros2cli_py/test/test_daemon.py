@@ -97,7 +97,7 @@ def test_graph_change_and_same_answers(ros2, fixture_script):
         assert '/daemon_probe' in lines(r), r
         queries = [('node', 'list'), ('topic', 'list', '-t'), ('service', 'list', '-t'),
                    ('topic', 'find', 'std_msgs/msg/String'), ('node', 'info', '/daemon_probe'),
-                   ('topic', 'type', '/daemon_probe/chatter')]
+                   ('topic', 'type', '/daemon_probe/chatter'), ('param', 'list')]
         by_daemon = [ros2(*argv) for argv in queries]
         direct = ros2.many(*[argv + ('--no-daemon',) for argv in queries])
         for argv, answer, own in zip(queries, by_daemon, direct):
