@@ -140,6 +140,7 @@ def test_two_disjoint_tf_trees_and_odom_follows_the_pose_while_trotting(robots):
     ctx.init()
     node = rclpy.create_node('tf_test', context=ctx)
     tf, poses, joint_states = {}, {}, []
+    still = {'joint_states': [], 'robot_state': []}     # robot2, standing the whole time
 
     def on_tf(msg):
         for t in msg.transforms:
@@ -151,6 +152,10 @@ def test_two_disjoint_tf_trees_and_odom_follows_the_pose_while_trotting(robots):
     node.create_subscription(TFMessage, '/tf', on_tf, TF_QOS)
     node.create_subscription(RobotState, '/robot1/robot_state', on_state, qos.MAB_RT)
     node.create_subscription(JointState, '/robot1/joint_states', joint_states.append,
+                             qos.RELIABLE)
+    node.create_subscription(JointState, '/robot2/joint_states', still['joint_states'].append,
+                             qos.RELIABLE)
+    node.create_subscription(RobotState, '/robot2/robot_state_10hz', still['robot_state'].append,
                              qos.RELIABLE)
     executor = SingleThreadedExecutor(context=ctx)
     executor.add_node(node)
@@ -185,6 +190,27 @@ def test_two_disjoint_tf_trees_and_odom_follows_the_pose_while_trotting(robots):
     # equals the leg chain published on /tf with the same stamp (<= 1 mm, <= 1 mrad).
     checked = _check_fk_at_live_samples(joint_states, tf, 'robot1/')
     assert checked >= 5, (checked, len(joint_states))
+    # RobotState's foot_pos_body comes from the same kinematics: on the standing robot2 its
+    # newest estimate equals Pinocchio's foot frames at the newest joint_states (<= 1 mm).
+    assert still['joint_states'] and still['robot_state']
+    _check_feet_equal_fk(still['joint_states'][-1], still['robot_state'][-1])
+
+
+def _check_feet_equal_fk(joint_state, robot_state):
+    import numpy as np
+    import pinocchio
+    from hb50_nodes import description
+    model = pinocchio.buildModelFromUrdf(description.urdf_path())
+    data = model.createData()
+    q = np.zeros(model.nq)
+    for name, value in zip(joint_state.name, joint_state.position):
+        q[model.joints[model.getJointId(name)].idx_q] = value
+    pinocchio.framesForwardKinematics(model, data, q)
+    assert [leg.leg_name.lower() for leg in robot_state.leg] == list(description.LEGS)
+    for leg in robot_state.leg:
+        p = leg.foot_pos_body
+        expected = data.oMf[model.getFrameId(f'{leg.leg_name.lower()}_foot')].translation
+        assert np.linalg.norm(np.array([p.x, p.y, p.z]) - expected) <= 1e-3, leg.leg_name
 
 
 def _check_fk_at_live_samples(joint_states, tf, prefix):
