@@ -2,7 +2,8 @@
 """
 Every verb as a user types it, against the workspace's running nodes.
 
-The HB50 stack (bridge_node, control_node, heartbeat_monitor) and robstride_sim's node are
+The HB50 stack (bridge_node, control_node, heartbeat_monitor; state_publisher_node for the
+/tf test) and robstride_sim's node are
 started with `ros2 run` on this session's domain.
 """
 
@@ -167,6 +168,34 @@ def test_echo_once_each_hb50_topic(ros2, stack):
         assert field in doc, topic
     (status,) = docs(out)
     assert status['level'] == '\x03' and status['reporting_node'] == 'bridge_node', status
+
+
+def test_echo_tf_tf_static_and_the_latched_robot_description(ros2, stack):
+    # The state publisher starts first: /tf_static and robot_description are transient local,
+    # so the echoes that join later get them at once (echo takes the publisher's durability).
+    params = os.path.join(get_package_share_directory('hb50_nodes'), 'config', 'hb50.yaml')
+    state = ros2.start('run', 'hb50_nodes', 'state_publisher_node', '--ros-args',
+                       '--params-file', params)
+    try:
+        echo = ('topic', 'echo', '--once', '--timeout', '30')
+        tf = until(lambda: ros2(*echo, '/tf'), lambda r: r.code == 0 and r.out)
+        time.sleep(1.0)     # the latched samples are old by the time the next echoes match
+        static, description, joints = ros2.many(
+            echo + ('/tf_static',), echo + ('/hb50/robot_description', '--field', 'data'),
+            echo + ('/hb50/joint_states',), timeout=60)
+    finally:
+        assert ros2.stop(state) == 0, ros2.output(state)
+    for r in (tf, static, description, joints):
+        assert r.code == 0 and r.out.endswith('---\n'), r
+    (tf_doc,) = docs(tf.out)
+    children = {t['child_frame_id'] for t in tf_doc['transforms']}
+    assert {'fr_l0', 'fr_l1', 'fr_l2', 'rr_l2'} <= children, children
+    (static_doc,) = docs(static.out)
+    assert {t['child_frame_id'] for t in static_doc['transforms']} == {
+        'fr_foot', 'fl_foot', 'rl_foot', 'rr_foot'}
+    assert '<robot' in description.out and 'fr_j0' in description.out
+    (joints_doc,) = docs(joints.out)
+    assert joints_doc['name'] == JOINTS
 
 
 def test_echo_500hz_best_effort_without_flags(ros2, stack):
