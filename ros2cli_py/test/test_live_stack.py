@@ -3,8 +3,7 @@
 Every verb as a user types it, against the workspace's running nodes.
 
 The HB50 stack (bridge_node, control_node, heartbeat_monitor; state_publisher_node for the
-/tf test) and robstride_sim's node are
-started with `ros2 run` on this session's domain.
+/tf test) and robstride_sim's node are started with `ros2 run` on this session's domain.
 """
 
 import os
