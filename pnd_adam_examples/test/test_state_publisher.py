@@ -32,8 +32,8 @@ from sensor_msgs.msg import JointState
 from state_publisher_common.qos import LATCHED, TF_QOS
 from std_msgs.msg import String
 from tf2_msgs.msg import TFMessage
-from workspace_testing.adam_sim import localhost_env, SimProcess
 import workspace_testing
+from workspace_testing.adam_sim import localhost_env, SimProcess
 
 MODEL = build_model(0.002)
 LINKS = [mujoco.mj_id2name(MODEL, mujoco.mjtObj.mjOBJ_BODY, i) for i in range(1, MODEL.nbody)]
@@ -247,26 +247,31 @@ def test_malformed_lowstate_is_warned_rate_limited_and_not_published(rig, ns, ba
     assert got == [] and newest_of(rig.tf, 'bad/') == {}
 
 
-def test_two_robots_give_disjoint_trees(rig):
-    for n in (1, 2):
-        rig.add(AdamStatePublisher(namespace=f'/robot{n}', parameter_overrides=[
-            Parameter('frame_prefix', value=f'robot{n}/')]))
-    pubs = [rig.peer.create_publisher(LowState, f'/robot{n}/lowstate', 10) for n in (1, 2)]
-    assert rig.spin_until(lambda: all(p.get_subscription_count() for p in pubs))
-
-    sent = [0.0]
-
-    def both():
-        if time.monotonic() - sent[0] > 0.05:    # a 20 Hz source, not one per spin
-            sent[0] = time.monotonic()
-            for p in pubs:
-                p.publish(lowstate())
-        return all(len(newest_of(rig.tf, f'robot{n}/')) == 20 for n in (1, 2))
-    assert rig.spin_until(both)
+def test_two_robots_give_disjoint_trees(rig, domain_id):
+    # Two simulated robots on one domain, each under its namespace (adam_sim --namespace:
+    # DDS rt/robotN/lowstate), each with its state publisher and frame prefix.
+    config = os.path.join(get_package_share_directory('pnd_adam_sim'), 'config',
+                          'adam_sim.yaml')
+    sims = [SimProcess(domain_id, extra_args=['--config', config, '--namespace', f'/robot{n}'])
+            for n in (1, 2)]
+    publishers = [workspace_testing.start(
+        [workspace_testing.executable('pnd_adam_examples', 'adam_state_publisher'),
+         '--ros-args', '-r', f'__ns:=/robot{n}', '-p', f'frame_prefix:=robot{n}/'],
+        env=localhost_env(domain_id)) for n in (1, 2)]
+    try:
+        assert rig.spin_until(
+            lambda: all(len(newest_of(rig.tf, f'robot{n}/')) == 20 for n in (1, 2)), 30.0), (
+                {n: len(newest_of(rig.tf, f'robot{n}/')) for n in (1, 2)},
+                [sim.lines[-3:] for sim in sims], [p.output()[-500:] for p in publishers])
+        names = dict(rig.peer.get_topic_names_and_types())
+    finally:
+        for proc in publishers:
+            workspace_testing.stop(proc)
+        for sim in sims:
+            sim.stop()
     frames = [{f for pair in newest_of(rig.tf, f'robot{n}/') for f in pair} for n in (1, 2)]
     assert not frames[0] & frames[1]
     assert all(f.startswith('robot1/') for f in frames[0])
     assert {'robot1/odom', 'robot1/pelvis', 'robot1/hand_Left'} <= frames[0]
-    names = dict(rig.peer.get_topic_names_and_types())
     assert {'/robot1/joint_states', '/robot1/robot_description', '/robot2/joint_states'} <= set(
         names)

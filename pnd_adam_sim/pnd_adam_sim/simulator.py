@@ -28,8 +28,8 @@ from .intake import CommandIntake
 from .model import AdamModel, ModelConfig
 from .state_cdr import StateEncoder, write_serialized
 from .vendor_idl import (BatteryData_, HandCmd_, HandState_, IMUState_, LowCmd_, LowState_,
-                         MotorCmd_, MotorState_, TOPIC_HANDCMD, TOPIC_HANDSTATE, TOPIC_LOWCMD,
-                         TOPIC_LOWSTATE)
+                         MotorCmd_, MotorState_, namespaced, TOPIC_HANDCMD, TOPIC_HANDSTATE,
+                         TOPIC_LOWCMD, TOPIC_LOWSTATE)
 
 LOG = logging.getLogger('adam_sim')
 
@@ -97,24 +97,28 @@ def handstate_from_model(model):
 class AdamSimulator:
     """DDS endpoints + fixed-rate loop around an AdamModel."""
 
-    def __init__(self, domain_id, rate_hz, model=None, trace=False, stop=None):
+    def __init__(self, domain_id, rate_hz, model=None, trace=False, stop=None, namespace=''):
         self.rate_hz = float(rate_hz)
+        # The vendor's topics, under a ROS namespace for several robots on one domain.
+        self.topics = tuple(namespaced(t, namespace) for t in (
+            TOPIC_LOWSTATE, TOPIC_HANDSTATE, TOPIC_LOWCMD, TOPIC_HANDCMD))
+        lowstate, handstate, lowcmd, handcmd = self.topics
         # (tick, wall-clock ns just after the write) of every lowstate, for latency
         # measurements by a receiver on the same host (benchmarks/pnd_lowstate.py).
         self.trace = [] if trace else None
         self.model = model or AdamModel()
         self.dp = DomainParticipant(int(domain_id))
-        self.lowstate_writer = DataWriter(self.dp, Topic(self.dp, TOPIC_LOWSTATE, LowState_))
-        self.handstate_writer = DataWriter(self.dp, Topic(self.dp, TOPIC_HANDSTATE, HandState_))
+        self.lowstate_writer = DataWriter(self.dp, Topic(self.dp, lowstate, LowState_))
+        self.handstate_writer = DataWriter(self.dp, Topic(self.dp, handstate, HandState_))
         # Samples are applied in arrival order, so the last valid one wins; a bad one is
         # dropped whole (oversized ones before they are decoded) and the previous command
         # stays in force.
         self.lowcmd_intake = CommandIntake(
             LowCmd_, LowCmd_(motor_cmd=[MotorCmd_()] * NUM_JOINTS), self.model.apply_lowcmd,
-            'lowcmd').subscribe(self.dp, TOPIC_LOWCMD)
+            'lowcmd').subscribe(self.dp, lowcmd)
         self.handcmd_intake = CommandIntake(
             HandCmd_, HandCmd_(), self.model.apply_handcmd, 'handcmd').subscribe(
-                self.dp, TOPIC_HANDCMD)
+                self.dp, handcmd)
         self.reject_lowcmd = self.lowcmd_intake.rejections
         self.reject_handcmd = self.handcmd_intake.rejections
         # lowstate/handstate are packed as bytes (state_cdr): the same bytes as
@@ -177,6 +181,9 @@ def _parse_args(argv):
     p.add_argument('--config', help='YAML file (see share/pnd_adam_sim/config/adam_sim.yaml)')
     p.add_argument('--domain', type=int, dest='domain_id', help='DDS domain id')
     p.add_argument('--rate', type=float, dest='rate_hz', help='state rate in Hz')
+    p.add_argument('--namespace', default='',
+                   help='ROS namespace of the topics (e.g. /robot1: DDS rt/robot1/lowstate, '
+                        'ROS /robot1/lowstate); default none, as on the robot')
     p.add_argument('--duration', type=float, help='stop after this many seconds of ticks')
     p.add_argument('--trace-file', help='write "tick,write_time_ns" of every lowstate to this '
                    'CSV file on exit (for latency measurements)')
@@ -203,13 +210,14 @@ def _run(args):
         if stop_request.requested():    # stopped during start-up: nothing was created yet
             return
         model = AdamModel(ModelConfig(**cfg['model']), timestep=1.0 / cfg['rate_hz'])
+        namespaced(TOPIC_LOWSTATE, args.namespace)      # a bad namespace is a bad configuration
     except (OSError, ValueError, yaml.YAMLError) as e:
         raise runner.ConfigError(e) from None
     sim = AdamSimulator(cfg['domain_id'], cfg['rate_hz'], model, trace=bool(args.trace_file),
-                        stop=stop_request.event())
+                        stop=stop_request.event(), namespace=args.namespace)
     LOG.info('running: domain %d, %g Hz, publishing %s %s, subscribed to %s %s; physics %s '
              '(base %s), command timeout %s', cfg['domain_id'], cfg['rate_hz'],
-             TOPIC_LOWSTATE, TOPIC_HANDSTATE, TOPIC_LOWCMD, TOPIC_HANDCMD,
+             *sim.topics,
              model.cfg.physics_engine, model.cfg.base,
              f'{model.cfg.command_timeout:g} s' if model.cfg.command_timeout > 0 else 'off')
     for h in logging.getLogger().handlers:

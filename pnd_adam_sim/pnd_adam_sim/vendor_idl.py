@@ -11,6 +11,7 @@ corrupted or missing data.
 """
 
 from dataclasses import dataclass, field
+import re
 
 from cyclonedds.idl import IdlStruct
 from cyclonedds.idl.annotations import final
@@ -21,6 +22,26 @@ TOPIC_LOWSTATE = 'rt/lowstate'
 TOPIC_HANDSTATE = 'rt/handstate'
 TOPIC_LOWCMD = 'rt/lowcmd'
 TOPIC_HANDCMD = 'rt/handcmd'
+
+_NAME_TOKEN = re.compile(r'[A-Za-z_][A-Za-z0-9_]*')
+
+
+def namespaced(topic, namespace=''):
+    """
+    Return the DDS name of a vendor topic under a ROS namespace.
+
+    ``namespaced('rt/lowstate', '/robot1')`` is ``'rt/robot1/lowstate'``, the DDS topic of the
+    ROS 2 topic ``/robot1/lowstate``; the empty namespace (the robot's own) or ``/`` keeps the
+    vendor's name. Raises ValueError for a namespace that is not a ROS one.
+    """
+    if namespace in ('', '/'):
+        return topic
+    tokens = namespace[1:].split('/')
+    if not namespace.startswith('/') or not all(_NAME_TOKEN.fullmatch(t) for t in tokens):
+        raise ValueError(f'namespace {namespace!r} is not a ROS namespace (e.g. /robot1)')
+    prefix, name = topic.split('/', 1)
+    return '/'.join([prefix, *tokens, name])
+
 
 WIRELESS_REMOTE_LEN = 40
 HAND_DOF = 12
