@@ -35,22 +35,25 @@ import socket
 import struct
 import threading
 import time
+from types import ModuleType
+from typing import (Any, Callable, cast, Dict, Iterable, List, Literal, Optional, Tuple,
+                    Union)
 from urllib.parse import quote_plus, unquote_plus
 
 try:
     import uvloop
 except ImportError:     # pragma: no cover - pinned in requirements; asyncio works too
-    uvloop = None
+    uvloop = cast(ModuleType, None)
 
 CHANNEL_PREFIX = '/channel/'
 
 
-def channel_path(topic, msg_type):
+def channel_path(topic: str, msg_type: str) -> str:
     """Path of an AimRT channel POST: /channel/{TOPIC}/{MSG_TYPE}, URL-encoded as AimRT does."""
     return CHANNEL_PREFIX + quote_plus(topic, safe='') + '/' + quote_plus(msg_type, safe='')
 
 
-def parse_channel_path(path):
+def parse_channel_path(path: str) -> Optional[Tuple[str, str]]:
     """(topic, msg_type) of a /channel/{TOPIC}/{MSG_TYPE} path, or None."""
     path = path.split('?', 1)[0]
     if not path.startswith(CHANNEL_PREFIX):
@@ -61,7 +64,7 @@ def parse_channel_path(path):
     return unquote_plus(parts[0]), unquote_plus(parts[1])
 
 
-def parse_address(address):
+def parse_address(address: str) -> Tuple[str, int]:
     """'ip:port' or 'http://ip:port' -> (host, port); ValueError when malformed."""
     text = address.strip()
     if text.startswith('http://'):
@@ -79,7 +82,7 @@ _PATH_CACHE_SIZE = 256
 _MAX_ANSWER_HEAD = 64 * 1024
 
 
-def _printable(data, limit=200):
+def _printable(data: bytes, limit: int = 200) -> str:
     """Printable text of at most `limit` characters of peer bytes (for errors)."""
     return data[:limit].decode('latin-1').encode('unicode_escape').decode('ascii')
 
@@ -93,27 +96,30 @@ class ChannelPublisher:
     answers are read in order. On a new connection the first request goes alone.
     """
 
-    def __init__(self, address, timeout_sec, user_agent='aimrt_protocols_py'):
+    def __init__(self, address: str, timeout_sec: float,
+                 user_agent: str = 'aimrt_protocols_py') -> None:
         self.host, self.port = parse_address(address)
         self.address = f'{self.host}:{self.port}'
         self._timeout = timeout_sec
-        self._conn = None
+        self._conn: Optional[http.client.HTTPConnection] = None
         self._rbuf = bytearray()
         #: True while the connection is open and its peer has kept it alive after an answer.
         self.pipelining = False
         host = f'[{self.host}]' if ':' in self.host else self.host
         self._host_line = f'Host: {host}:{self.port}\r\nUser-Agent: {user_agent}\r\n'
-        self._heads = {}        # (topic, msg_type, content_type) -> request head before the length
+        # (topic, msg_type, content_type) -> request head before the length
+        self._heads: Dict[Tuple[str, str, str], bytes] = {}
         self._lock = threading.Lock()
 
-    def post(self, topic, msg_type, body, content_type):
+    def post(self, topic: str, msg_type: str, body: bytes, content_type: str) -> int:
         """Send one message; return the HTTP status. Raises OSError/HTTPException on failure."""
         result = self.post_many([(topic, msg_type, body, content_type)])[0]
         if isinstance(result, Exception):
             raise result
         return result
 
-    def post_many(self, items):
+    def post_many(self, items: Iterable[Tuple[str, str, bytes, str]]
+                  ) -> List[Union[int, Exception]]:
         """
         Send (topic, msg_type, body, content_type) items in order, pipelined where allowed.
 
@@ -124,7 +130,7 @@ class ChannelPublisher:
         it costs a timeout or a port): the items not answered fail with its error.
         """
         requests = [self._request(*item) for item in items]
-        results = []
+        results: List[Union[int, Exception]] = []
         retried = False
         with self._lock:
             while len(results) < len(requests):
@@ -136,7 +142,7 @@ class ChannelPublisher:
                         self.pipelining = False
                     todo = requests[len(results):] if self.pipelining else \
                         requests[len(results):len(results) + 1]
-                    self._conn.sock.sendall(b''.join(todo))
+                    cast(http.client.HTTPConnection, self._conn).sock.sendall(b''.join(todo))
                     for _ in todo:
                         status, close = self._read_answer()
                         results.append(status)
@@ -152,7 +158,7 @@ class ChannelPublisher:
                     results += [exc] * (len(requests) - len(results))
         return results
 
-    def _request(self, topic, msg_type, body, content_type):
+    def _request(self, topic: str, msg_type: str, body: bytes, content_type: str) -> bytes:
         key = (topic, msg_type, content_type)
         head = self._heads.get(key)
         if head is None:
@@ -163,16 +169,16 @@ class ChannelPublisher:
             self._heads[key] = head
         return b'%s%d\r\n\r\n%s' % (head, len(body), body)
 
-    def _fill(self, wanted):
+    def _fill(self, wanted: int) -> None:
         """Read until the buffer holds `wanted` bytes; RemoteDisconnected at end of stream."""
         while len(self._rbuf) < wanted:
-            data = self._conn.sock.recv(65536)
+            data = cast(http.client.HTTPConnection, self._conn).sock.recv(65536)
             if not data:
                 raise http.client.RemoteDisconnected(
                     'the peer closed the connection without an answer')
             self._rbuf += data
 
-    def _read_answer(self):
+    def _read_answer(self) -> Tuple[int, bool]:
         """(status, close) of the next answer on the connection; its body is skipped."""
         buf = self._rbuf
         while True:
@@ -216,7 +222,7 @@ class ChannelPublisher:
             self._skip_chunks()
         elif length is None:     # the body runs to the end of the stream
             while True:
-                data = self._conn.sock.recv(65536)
+                data = cast(http.client.HTTPConnection, self._conn).sock.recv(65536)
                 if not data:
                     break
             buf.clear()
@@ -226,7 +232,7 @@ class ChannelPublisher:
             del buf[:length]
         return status, close
 
-    def _skip_chunks(self):
+    def _skip_chunks(self) -> None:
         buf = self._rbuf
         while True:
             end = buf.find(b'\r\n')
@@ -250,7 +256,7 @@ class ChannelPublisher:
             self._fill(size + 2)
             del buf[:size + 2]
 
-    def _connect(self):
+    def _connect(self) -> http.client.HTTPConnection:
         """
         Open the connection; ConnectionRefusedError when it reached itself.
 
@@ -271,14 +277,14 @@ class ChannelPublisher:
                                          'connection reached itself)')
         return conn
 
-    def close_locked(self):
+    def close_locked(self) -> None:
         """Close the connection; the caller holds the lock."""
         self.pipelining = False
         if self._conn is not None:
             self._conn.close()
             self._conn = None
 
-    def close(self):
+    def close(self) -> None:
         """Close the kept-alive connection (the next post opens a new one)."""
         with self._lock:
             self.close_locked()
@@ -297,11 +303,16 @@ _OK = (b'HTTP/1.1 200 OK\r\nContent-Type: text/plain; charset=utf-8\r\n'
        b'Content-Length: 0\r\n\r\n')
 _CONTINUE = b'HTTP/1.1 100 Continue\r\n\r\n'
 
+#: (path, content_type, length, close) of a request whose body is awaited.
+_Request = Tuple[str, str, int, bool]
+#: _Request and expect_continue: a parsed request header block.
+_Head = Tuple[str, str, int, bool, bool]
+
 # connection states
 _IDLE, _HEADER, _BODY, _CLOSED = range(4)
 
 
-def _answer(status, reason, close):
+def _answer(status: int, reason: str, close: bool) -> bytes:
     payload = reason[:MAX_REASON_CHARS].encode('utf-8', 'replace')
     extra = b'Allow: POST\r\n' if status == 405 else b''
     if close:
@@ -314,7 +325,7 @@ def _answer(status, reason, close):
 class _Rejected(Exception):
     """A request answered with a 4xx/5xx and the connection closed."""
 
-    def __init__(self, status, reason):
+    def __init__(self, status: int, reason: str) -> None:
         super().__init__(reason)
         self.status, self.reason = status, reason
 
@@ -322,20 +333,22 @@ class _Rejected(Exception):
 class _Connection(asyncio.Protocol):
     """One client connection: frames requests, runs the handler inline, keeps deadlines."""
 
-    def __init__(self, server):
+    def __init__(self, server: 'ChannelServer') -> None:
         self.server = server
-        self.transport = None
+        # None until connection_made, which runs before any other callback
+        self.transport = cast(asyncio.Transport, None)
         self.buf = b''
         self.state = _IDLE
         self.deadline = 0.0      # monotonic time the current state expires
         self.scanned = 0         # header bytes already searched for the blank line
-        self.request = None      # (path, content_type, length, close) while in _BODY
+        # (path, content_type, length, close) while in _BODY
+        self.request: Union[_Head, _Request, None] = None
         self.peer = '?'
         self.paused = False
 
     # ------------------------------------------------------------ asyncio callbacks
-    def connection_made(self, transport):
-        self.transport = transport
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.transport = cast(asyncio.Transport, transport)
         try:
             transport.get_extra_info('socket').setsockopt(
                 socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
@@ -346,29 +359,29 @@ class _Connection(asyncio.Protocol):
             self.peer = '%s:%s' % peer[:2]
         self.server.opened(self)
 
-    def connection_lost(self, exc):
+    def connection_lost(self, exc: Optional[Exception]) -> None:
         self.state = _CLOSED
         self.server.closed(self)
 
-    def eof_received(self):
+    def eof_received(self) -> bool:
         # a half-closed client: what is complete was answered; the rest never completes
         if self.buf.strip():
             self.server.note_reject(self, 'incomplete request at end of stream')
         self.close()
         return False
 
-    def pause_writing(self):
+    def pause_writing(self) -> None:
         # the client does not read its answers: stop reading its requests
         self.paused = True
         self.transport.pause_reading()
         self.deadline = time.monotonic() + self.server.idle_timeout
 
-    def resume_writing(self):
+    def resume_writing(self) -> None:
         self.paused = False
         if self.state != _CLOSED:
             self.transport.resume_reading()
 
-    def data_received(self, data):
+    def data_received(self, data: bytes) -> None:
         if self.state == _CLOSED:
             return
         if self.state == _IDLE:
@@ -376,13 +389,13 @@ class _Connection(asyncio.Protocol):
             self.state = _HEADER
             self.deadline = time.monotonic() + self.server.header_timeout
         buf = self.buf + data if self.buf else data
-        out = []
+        out: List[bytes] = []
         pos = 0
         server = self.server
         try:
             while True:
                 if self.state == _BODY:
-                    path, ctype, length, close = self.request
+                    path, ctype, length, close = cast(_Request, self.request)
                     if len(buf) - pos < length:
                         break
                     body = buf[pos:pos + length]
@@ -432,7 +445,7 @@ class _Connection(asyncio.Protocol):
             server.idle(self)
 
     # ------------------------------------------------------------ parsing
-    def _parse_head(self, head):
+    def _parse_head(self, head: bytes) -> _Head:
         """(path, content_type, length, close, expect_continue) of one header block."""
         lines = head.split(b'\r\n')
         m = _REQUEST_LINE.fullmatch(lines[0])
@@ -480,21 +493,21 @@ class _Connection(asyncio.Protocol):
         return path.decode('latin-1'), ctype, length, close, expect
 
     # ------------------------------------------------------------ closing
-    def _write_and_close(self, out):
+    def _write_and_close(self, out: List[bytes]) -> None:
         self.state = _CLOSED
         self.buf = b''
         if out:
             self.transport.write(b''.join(out))
         self.transport.close()      # after the buffered answer is sent
 
-    def close(self):
+    def close(self) -> None:
         """Close now (answers already written are still flushed)."""
         if self.state != _CLOSED:
             self.state = _CLOSED
             self.buf = b''
             self.transport.close()
 
-    def expire(self, now):
+    def expire(self, now: float) -> None:
         """Close the connection if its deadline has passed (408 for an unfinished header)."""
         if self.state == _CLOSED or now < self.deadline:
             return
@@ -538,10 +551,14 @@ class ChannelServer:
     `request_timeout_sec` is the default of both deadlines.
     """
 
-    def __init__(self, host, port, handle, max_body_bytes=16 * 1024 * 1024, threads=None,
-                 connection_limit=1024, idle_timeout_sec=10, request_timeout_sec=10.0,
-                 max_header_bytes=64 * 1024, on_log=None, header_timeout_sec=None,
-                 body_timeout_sec=None):
+    def __init__(self, host: str, port: int,
+                 handle: Callable[[str, str, str, bytes], Tuple[int, str]],
+                 max_body_bytes: int = 16 * 1024 * 1024, threads: Optional[int] = None,
+                 connection_limit: int = 1024, idle_timeout_sec: float = 10,
+                 request_timeout_sec: float = 10.0, max_header_bytes: int = 64 * 1024,
+                 on_log: Optional[Callable[[int, str], Any]] = None,
+                 header_timeout_sec: Optional[float] = None,
+                 body_timeout_sec: Optional[float] = None) -> None:
         self._handle = handle
         self._on_log = on_log
         self.max_body = int(max_body_bytes)
@@ -554,13 +571,18 @@ class ChannelServer:
                                   else request_timeout_sec)
         self._sweep_period = min(0.25, max(0.01, min(
             self.idle_timeout, self.header_timeout, self.body_timeout) / 8))
-        self._paths = {}        # request path -> (topic, msg_type) or False (not a channel)
-        self._connections = {}                      # every open one, oldest first
-        self._idle = collections.OrderedDict()      # idle ones, longest idle first
+        # request path -> (topic, msg_type) or False (not a channel)
+        self._paths: Dict[str, Union[Tuple[str, str], Literal[False]]] = {}
+        # every open one, oldest first
+        self._connections: Dict[_Connection, None] = {}
+        # idle ones, longest idle first
+        self._idle: collections.OrderedDict[_Connection, None] = \
+            collections.OrderedDict()
         self.rejected = 0
         self.evicted = 0
         _raise_fd_limit(self.connection_limit + 256)
-        self._loop = uvloop.new_event_loop() if uvloop else asyncio.new_event_loop()
+        self._loop: asyncio.AbstractEventLoop = \
+            uvloop.new_event_loop() if uvloop else asyncio.new_event_loop()
         sock = socket.create_server((host, port), backlog=1024)
         self.port = sock.getsockname()[1]
         self._server = self._loop.run_until_complete(self._loop.create_server(
@@ -569,7 +591,7 @@ class ChannelServer:
                                         daemon=True)
 
     # ------------------------------------------------------------ called by connections
-    def opened(self, conn):
+    def opened(self, conn: _Connection) -> None:
         self._connections[conn] = None
         self._idle[conn] = None
         conn.deadline = time.monotonic() + self.idle_timeout
@@ -583,28 +605,28 @@ class ChannelServer:
                                       'idle' if victim.state == _IDLE else 'busy'))
             victim.close()
 
-    def closed(self, conn):
+    def closed(self, conn: _Connection) -> None:
         self._connections.pop(conn, None)
         self._idle.pop(conn, None)
 
-    def idle(self, conn):
+    def idle(self, conn: _Connection) -> None:
         self._idle[conn] = None
 
-    def busy(self, conn):
+    def busy(self, conn: _Connection) -> None:
         self._idle.pop(conn, None)
 
-    def note_reject(self, conn, text):
+    def note_reject(self, conn: _Connection, text: str) -> None:
         self.rejected += 1
         self._log(logging.WARNING, 'rejected request: %s from %s' % (text, conn.peer))
 
-    def _log(self, level, text):
+    def _log(self, level: int, text: str) -> None:
         if self._on_log is not None:
             try:
                 self._on_log(level, text)
             except Exception:  # noqa: B902 - a broken log callback must not stop serving
                 pass
 
-    def dispatch(self, path, content_type, body, close):
+    def dispatch(self, path: str, content_type: str, body: bytes, close: bool) -> bytes:
         """Answer one complete POST (bytes to write)."""
         parsed = self._paths.get(path)
         if parsed is None:
@@ -625,25 +647,25 @@ class ChannelServer:
         return _answer(status, '' if status == 200 else reason, close)
 
     # ------------------------------------------------------------ loop
-    def _sweep(self):
+    def _sweep(self) -> None:
         now = time.monotonic()
         for conn in list(self._connections):
             if now >= conn.deadline:
                 conn.expire(now)
         self._timer = self._loop.call_later(self._sweep_period, self._sweep)
 
-    def _run(self):
+    def _run(self) -> None:
         asyncio.set_event_loop(self._loop)
         self._timer = self._loop.call_later(self._sweep_period, self._sweep)
         self._loop.run_forever()
 
-    def start(self):
+    def start(self) -> None:
         """Serve from a background thread."""
         self._thread.start()
 
-    def stop(self):
+    def stop(self) -> None:
         """Close every connection and the listening socket, then stop the loop thread."""
-        def close_all():
+        def close_all() -> None:
             self._server.close()
             for conn in list(self._connections):
                 conn.transport.abort()
@@ -662,7 +684,7 @@ class ChannelServer:
             self._loop.close()
 
 
-def _raise_fd_limit(wanted):
+def _raise_fd_limit(wanted: int) -> None:
     """Raise the soft RLIMIT_NOFILE towards `wanted` (never above the hard limit)."""
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     if soft != resource.RLIM_INFINITY and soft < wanted:

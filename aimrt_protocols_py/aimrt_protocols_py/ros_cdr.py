@@ -19,7 +19,7 @@ reads them); this module sends the content only. Fast DDS leaves alignment paddi
 uninitialised, this module writes zeros there; every other byte equals rclpy's, which
 test/test_ros_cdr.py checks byte for byte. The wire primitives are ros_wire's.
 """
-from typing import Any, Callable, Dict, Iterable, Optional, Tuple
+from typing import Any, Callable, Dict, Iterable, List, Optional, Tuple
 
 from aimrt_protocols_py.conversions import settle_losses, stamp_parts
 from ros_wire import HEADER_SIZE, Writer
@@ -54,7 +54,8 @@ def joint_state_to_ros_cdr(msg: Any, *, accept_losses: Iterable[str] = (),
     w = Writer()
     w.header(sec, nanosec, msg.header.frame_id)
     names = []
-    values = []     # position, velocity, effort of each joint in turn: one pass over joints
+    # position, velocity, effort of each joint in turn: one pass over joints
+    values: List[float] = []
     for joint in msg.joints:
         names.append(joint.name)
         values += (joint.position, joint.velocity, joint.effort)
