@@ -25,16 +25,14 @@ published.
 import math
 
 from builtin_interfaces.msg import Time
-from node_runtime import stop as stop_request
+from node_runtime import runner
 from node_runtime.parameters import declare, Parameter
 from pnd_adam.msg import LowState
 from pnd_adam_description import urdf
 from pnd_adam_description.joints import JOINT_NAMES, NUM_JOINTS
-import rclpy
 from rclpy.executors import SingleThreadedExecutor
 from rclpy.node import Node
 from rclpy.qos import qos_profile_sensor_data
-from rclpy.signals import SignalHandlerOptions
 from sensor_msgs.msg import JointState
 from state_publisher_common.newest import InvalidSample, NewestSample, Refusals
 from state_publisher_common.qos import LATCHED, TF_QOS
@@ -140,29 +138,15 @@ class AdamStatePublisher(Node):
         self.tf_pub.publish(TFMessage(transforms=transforms))
 
 
-def main(args=None, stop=None):
-    """Run the node until SIGINT/SIGTERM (signals only set a flag: node_runtime.stop)."""
-    stop = stop_request.watch(stop)
+def main(args=None):
+    """
+    Run the node until SIGINT/SIGTERM (node_runtime.runner); return the exit status.
+
+    0 on a stop, 2 with one stderr line for a bad parameter, 1 for any other failure.
+    """
     use_interop_profile()   # before rclpy.init(): Fast DDS reads it with the participant
-    if stop.is_set():
-        return 0
-    rclpy.init(args=args, signal_handler_options=SignalHandlerOptions.NO)
-    node = None
-    executor = SingleThreadedExecutor()
-    try:
-        if stop.is_set():
-            return 0
-        node = AdamStatePublisher()
-        executor.add_node(node)
-        while not stop.is_set():
-            executor.spin_once(timeout_sec=0.1)
-    finally:
-        executor.shutdown()
-        if node is not None:
-            node.destroy_node()
-        rclpy.try_shutdown()
-    return 0
+    return runner.run_nodes([AdamStatePublisher], args, executor=SingleThreadedExecutor)
 
 
 if __name__ == '__main__':
-    main()
+    raise SystemExit(main())

@@ -93,6 +93,7 @@ BAD_CONFIG = {
     ('horus_bridge', 'horus_bridge'): ['-p', 'poll_period_s:=0.0'],
     ('robstride_sim', 'robstride_sim_node'): ['-p', 'update_rate_hz:=5000.0'],
     ('pnd_adam_examples', 'adam_arm_pose'): ['-p', 'command_rate:=5000.0'],
+    ('pnd_adam_examples', 'adam_state_publisher'): ['--ros-args', '-p', 'publish_rate:=0.0'],
     ('foxglove_live', 'foxglove_server'): ['--ros-args', '-p', 'port:=70000'],
     ('pnd_adam_sim', 'adam_sim'): ['--rate', '-5'],
     ('aimrt_mujoco_sim', 'aimrt_mujoco_sim'): ['--config', '{tmp}/bad.yaml'],
