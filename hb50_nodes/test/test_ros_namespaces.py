@@ -196,7 +196,8 @@ def test_two_disjoint_tf_trees_and_odom_follows_the_pose_while_trotting(robots):
     _check_feet_equal_fk(still['joint_states'][-1], still['robot_state'][-1])
 
 
-def _check_feet_equal_fk(joint_state, robot_state):
+def _urdf_frames(joint_state):
+    """Pinocchio's frames of the installed URDF at a joint_states sample: (model, data)."""
     import numpy as np
     import pinocchio
     from hb50_nodes import description
@@ -206,6 +207,13 @@ def _check_feet_equal_fk(joint_state, robot_state):
     for name, value in zip(joint_state.name, joint_state.position):
         q[model.joints[model.getJointId(name)].idx_q] = value
     pinocchio.framesForwardKinematics(model, data, q)
+    return model, data
+
+
+def _check_feet_equal_fk(joint_state, robot_state):
+    import numpy as np
+    from hb50_nodes import description
+    model, data = _urdf_frames(joint_state)
     assert [leg.leg_name.lower() for leg in robot_state.leg] == list(description.LEGS)
     for leg in robot_state.leg:
         p = leg.foot_pos_body
@@ -214,38 +222,31 @@ def _check_feet_equal_fk(joint_state, robot_state):
 
 
 def _check_fk_at_live_samples(joint_states, tf, prefix):
+    """Compare FK with every sample whose whole leg chain was received; return how many."""
     import numpy as np
     import pinocchio
     from hb50_nodes import description
-    model = pinocchio.buildModelFromUrdf(description.urdf_path())
-    data = model.createData()
+    links = [(leg, ('body', f'{leg}_l0', f'{leg}_l1', f'{leg}_l2')) for leg in description.LEGS]
+    pairs = [(prefix + a, prefix + b) for _, chain in links for a, b in zip(chain, chain[1:])]
     by_stamp = {}
     for pair, transforms in tf.items():
         for t in transforms:
             by_stamp.setdefault((t.header.stamp.sec, t.header.stamp.nanosec), {})[pair] = t
     checked = 0
     for js in joint_states:
-        chain = by_stamp.get((js.header.stamp.sec, js.header.stamp.nanosec), {})
-        q = np.zeros(model.nq)
-        for name, value in zip(js.name, js.position):
-            q[model.joints[model.getJointId(name)].idx_q] = value
-        pinocchio.framesForwardKinematics(model, data, q)
-        for leg in description.LEGS:
-            pose, parent = pinocchio.SE3.Identity(), 'body'
-            for child in (f'{leg}_l0', f'{leg}_l1', f'{leg}_l2'):
-                t = chain.get((prefix + parent, prefix + child))
-                if t is None:
-                    break
+        received = by_stamp.get((js.header.stamp.sec, js.header.stamp.nanosec), {})
+        if not all(pair in received for pair in pairs):
+            continue
+        model, data = _urdf_frames(js)
+        for _, chain in links:
+            pose = pinocchio.SE3.Identity()
+            for parent, child in zip(chain, chain[1:]):
+                t = received[(prefix + parent, prefix + child)]
                 r, p = t.transform.rotation, t.transform.translation
                 pose = pose * pinocchio.SE3(pinocchio.Quaternion(r.w, r.x, r.y, r.z).matrix(),
                                             np.array([p.x, p.y, p.z]))
                 expected = data.oMf[model.getFrameId(child)]
                 assert np.linalg.norm(pose.translation - expected.translation) <= 1e-3
                 assert np.linalg.norm(pinocchio.log3(pose.rotation.T @ expected.rotation)) <= 1e-3
-                parent = child
-            else:
-                continue
-            break
-        else:
-            checked += 1
+        checked += 1
     return checked
