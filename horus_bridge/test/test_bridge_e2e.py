@@ -18,13 +18,13 @@ import uuid
 
 from horus_msg_py import MESSAGE_TYPES, SENSOR_TYPES, shm
 from horus_msg_py.ros_conversions import CONVERTERS
-from horus_msg_py.testing import peer_samples
+from horus_testing import peer_samples
 import pytest
 import rclpy
 from rclpy.executors import SingleThreadedExecutor
 import workspace_testing as wt
 
-PEER = [sys.executable, '-m', 'horus_msg_py.testing.horus_peer']
+PEER = [sys.executable, '-m', 'horus_testing.horus_peer']
 BRIDGE = wt.executable('horus_bridge', 'horus_bridge')
 TIMEOUT = 60.0
 

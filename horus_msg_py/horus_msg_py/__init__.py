@@ -16,3 +16,13 @@ from .messages import (active_joints, BatteryState, FluidPressure, HorusMessage,
                        Illuminance, Imu, joint_state, JointState, LaserScan, MagneticField,
                        MESSAGE_TYPES, NavSatFix, Odometry, Pose2D, RangeSensor,
                        Temperature, Twist)
+
+__all__ = [
+    'active_joints', 'BatteryState', 'CovarianceType', 'COVARIANCE_NO_DATA',
+    'ConversionError', 'DTYPES', 'FluidPressure', 'HorusMessage', 'HorusMsgError',
+    'Illuminance', 'Imu', 'joint_state', 'JointState', 'LaserScan', 'LAYOUTS', 'LayoutError',
+    'MagneticField', 'MESSAGE_TYPES', 'NameTooLongError', 'NavSatFix', 'NavSatStatus',
+    'Odometry', 'Pose2D', 'PowerSupplyStatus', 'RangeSensor', 'RangeSensorType',
+    'SENSOR_TYPES', 'ShmError', 'ShmRewoundError', 'ShmTruncatedError', 'Temperature',
+    'Twist',
+]

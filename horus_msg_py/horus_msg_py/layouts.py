@@ -10,6 +10,7 @@ structured dtypes are all derived from ``LAYOUTS``.
 """
 
 from enum import IntEnum
+from typing import Dict, List, Tuple, Union
 
 import numpy as np
 
@@ -34,30 +35,36 @@ _U8 = 'u1'
 _U16 = '<u2'
 _U64 = '<u8'
 
+#: One field: (name, kind, format, shape, offset). The format is a numpy format string,
+#: or for NESTED the name of the embedded layout.
+Field = Tuple[str, str, str, Tuple[int, ...], int]
+#: One layout: (size in bytes, fields in wire order).
+Layout = Tuple[int, List[Field]]
 
-def _s(name, fmt, offset):
+
+def _s(name: str, fmt: str, offset: int) -> Field:
     return (name, SCALAR, fmt, (), offset)
 
 
-def _a(name, fmt, shape, offset):
+def _a(name: str, fmt: str, shape: Union[int, Tuple[int, ...]], offset: int) -> Field:
     return (name, ARRAY, fmt, shape if isinstance(shape, tuple) else (shape,), offset)
 
 
-def _name(name, offset):
+def _name(name: str, offset: int) -> Field:
     return (name, NAME, 'S%d' % NAME_FIELD_BYTES, (), offset)
 
 
-def _names(name, count, offset):
+def _names(name: str, count: int, offset: int) -> Field:
     return (name, NAME_ARRAY, 'S%d' % NAME_FIELD_BYTES, (count,), offset)
 
 
-def _nested(name, layout, offset):
+def _nested(name: str, layout: str, offset: int) -> Field:
     return (name, NESTED, layout, (), offset)
 
 
 # name -> (size in bytes, fields as (name, kind, format, shape, offset)), wire order.
 # Nested layouts must come before the layouts that embed them.
-LAYOUTS = {
+LAYOUTS: Dict[str, Layout] = {
     'Pose2D': (32, [
         _s('x', _F64, 0), _s('y', _F64, 8), _s('theta', _F64, 16),
         _s('timestamp_ns', _U64, 24)]),
@@ -126,13 +133,15 @@ SENSOR_TYPES = ('LaserScan', 'Imu', 'Odometry', 'JointState', 'RangeSensor',
                 'FluidPressure', 'Illuminance')
 
 
-def _build_dtypes():
-    dtypes = {}
+def _build_dtypes() -> Dict[str, np.dtype[np.void]]:
+    dtypes: Dict[str, np.dtype[np.void]] = {}
     for type_name, (size, fields) in LAYOUTS.items():
-        names, formats, offsets = [], [], []
+        names: List[str] = []
+        formats: List[Union[np.dtype[np.generic], Tuple[np.dtype[np.generic], Tuple[int, ...]]]]
+        formats, offsets = [], []
         for name, kind, fmt, shape, offset in fields:
             names.append(name)
-            base = dtypes[fmt] if kind == NESTED else np.dtype(fmt)
+            base: np.dtype[np.generic] = dtypes[fmt] if kind == NESTED else np.dtype(fmt)
             formats.append((base, shape) if shape else base)
             offsets.append(offset)
         # itemsize pins trailing padding; align=False: offsets are explicit.
@@ -145,12 +154,12 @@ def _build_dtypes():
 DTYPES = _build_dtypes()
 
 
-def _padding_ranges(type_name):
+def _padding_ranges(type_name: str) -> Tuple[Tuple[int, int], ...]:
     """Byte ranges of a layout that no field covers (recursing into nested layouts)."""
     size = LAYOUTS[type_name][0]
     covered = np.zeros(size, dtype=bool)
 
-    def cover_into(name, mask):
+    def cover_into(name: str, mask: 'np.ndarray[Tuple[int], np.dtype[np.bool_]]') -> None:
         for _fname, kind, fmt, shape, offset in LAYOUTS[name][1]:
             if kind == NESTED:
                 inner = np.zeros(LAYOUTS[fmt][0], dtype=bool)
@@ -161,7 +170,8 @@ def _padding_ranges(type_name):
                 mask[offset:offset + nbytes] = True
 
     cover_into(type_name, covered)
-    ranges, start = [], None
+    ranges: List[Tuple[int, int]] = []
+    start: Union[int, None] = None
     for i, c in enumerate(covered):
         if not c and start is None:
             start = i
@@ -177,11 +187,12 @@ def _padding_ranges(type_name):
 PADDING = {name: _padding_ranges(name) for name in LAYOUTS}
 
 
-def size_of(type_name):
+def size_of(type_name: str) -> int:
+    """Size in bytes of a HORUS layout."""
     return LAYOUTS[type_name][0]
 
 
-def offset_of(type_name, field):
+def offset_of(type_name: str, field: str) -> int:
     """Offset of ``field`` (``'pose.theta'`` reaches into nested layouts)."""
     head, _, rest = field.partition('.')
     for name, kind, fmt, _shape, offset in LAYOUTS[type_name][1]:

@@ -29,11 +29,13 @@ Rules where the two sides differ (each is tested in test/test_ros_conversions.py
 
 import array
 import math
+from typing import Any, Callable, Dict, Mapping, Optional, Tuple, Type, TypeVar
 
 from builtin_interfaces.msg import Time
 from geometry_msgs.msg import Quaternion
 from nav_msgs.msg import Odometry as RosOdometry
 import numpy as np
+import numpy.typing as npt
 from sensor_msgs import msg as sm
 
 from . import messages as hm
@@ -41,6 +43,10 @@ from .errors import ConversionError, HorusMsgError
 from .layouts import (LASER_SCAN_RANGES, MAX_CELLS, MAX_JOINTS, NavSatStatus,
                       PowerSupplyStatus, RangeSensorType)
 from .messages import encode_name
+
+_M = TypeVar('_M', bound=hm.HorusMessage)
+#: A rosidl-generated message (rclpy ships no type stubs for them).
+RosMessage = Any
 
 _NS = 1_000_000_000
 _U64_MAX = 2**64 - 1
@@ -70,7 +76,7 @@ RANGE_TYPE_TO_ROS = {
 RANGE_TYPE_FROM_ROS = {v: k for k, v in RANGE_TYPE_TO_ROS.items()}
 
 
-def _map_enum(table, value, what):
+def _map_enum(table: Mapping[Any, int], value: object, what: str) -> int:
     try:
         return int(table[value])
     except KeyError:
@@ -80,7 +86,7 @@ def _map_enum(table, value, what):
 
 # --- stamps and frame ids -----------------------------------------------------
 
-def stamp_parts(timestamp_ns):
+def stamp_parts(timestamp_ns: int) -> Tuple[int, int]:
     """(sec, nanosec) of a HORUS u64 timestamp; ConversionError past int32 seconds."""
     sec, nanosec = divmod(int(timestamp_ns), _NS)
     if sec > 2**31 - 1:
@@ -89,39 +95,39 @@ def stamp_parts(timestamp_ns):
     return sec, nanosec
 
 
-def stamp_to_ros(timestamp_ns):
+def stamp_to_ros(timestamp_ns: int) -> Time:
     sec, nanosec = stamp_parts(timestamp_ns)
     return Time(sec=sec, nanosec=nanosec)
 
 
-def stamp_from_ros(stamp):
-    ns = stamp.sec * _NS + stamp.nanosec
+def stamp_from_ros(stamp: Time) -> int:
+    ns = int(stamp.sec) * _NS + int(stamp.nanosec)
     if ns < 0 or ns > _U64_MAX:
         raise ConversionError('stamp %d.%09d cannot be a HORUS u64 timestamp_ns'
                               % (stamp.sec, stamp.nanosec))
     return ns
 
 
-def _header(msg, timestamp_ns, frame_id):
+def _header(msg: RosMessage, timestamp_ns: int, frame_id: str) -> RosMessage:
     msg.header.stamp = stamp_to_ros(timestamp_ns)
     msg.header.frame_id = frame_id
     return msg
 
 
-def _checked_frame(frame_id, what='header.frame_id'):
+def _checked_frame(frame_id: str, what: str = 'header.frame_id') -> str:
     encode_name(frame_id, what)   # raises NameTooLongError beyond 31 bytes
     return frame_id
 
 
-def _f32_array(values):
+def _f32_array(values: npt.ArrayLike) -> 'array.array[float]':
     return array.array('f', np.ascontiguousarray(values, dtype=np.float32).tobytes())
 
 
-def _f64_array(values):
+def _f64_array(values: npt.ArrayLike) -> 'array.array[float]':
     return array.array('d', np.ascontiguousarray(values, dtype=np.float64).tobytes())
 
 
-def _new(cls, **fields):
+def _new(cls: Type[_M], **fields: Any) -> _M:
     try:
         return cls(**fields)
     except HorusMsgError as exc:
@@ -130,7 +136,7 @@ def _new(cls, **fields):
 
 # --- LaserScan ----------------------------------------------------------------
 
-def laser_scan_to_ros(m, frame_id=''):
+def laser_scan_to_ros(m: hm.LaserScan, frame_id: str = '') -> sm.LaserScan:
     out = sm.LaserScan()
     _header(out, m.timestamp_ns, frame_id)
     out.angle_min = m.angle_min
@@ -145,7 +151,7 @@ def laser_scan_to_ros(m, frame_id=''):
     return out
 
 
-def laser_scan_from_ros(msg, drop_intensities=False):
+def laser_scan_from_ros(msg: sm.LaserScan, drop_intensities: bool = False) -> hm.LaserScan:
     if len(msg.ranges) != LASER_SCAN_RANGES:
         raise ConversionError('HORUS LaserScan carries exactly %d ranges; got %d'
                               % (LASER_SCAN_RANGES, len(msg.ranges)))
@@ -164,7 +170,7 @@ def laser_scan_from_ros(msg, drop_intensities=False):
 
 # --- Imu ----------------------------------------------------------------------
 
-def imu_to_ros(m, frame_id=''):
+def imu_to_ros(m: hm.Imu, frame_id: str = '') -> sm.Imu:
     out = sm.Imu()
     _header(out, m.timestamp_ns, frame_id)
     q = m.orientation
@@ -181,7 +187,7 @@ def imu_to_ros(m, frame_id=''):
     return out
 
 
-def imu_from_ros(msg):
+def imu_from_ros(msg: sm.Imu) -> hm.Imu:
     o, w, a = msg.orientation, msg.angular_velocity, msg.linear_acceleration
     return _new(hm.Imu, orientation=[o.x, o.y, o.z, o.w],
                 orientation_covariance=list(msg.orientation_covariance),
@@ -194,11 +200,11 @@ def imu_from_ros(msg):
 
 # --- Odometry -----------------------------------------------------------------
 
-def yaw_to_quaternion(theta):
+def yaw_to_quaternion(theta: float) -> Quaternion:
     return Quaternion(x=0.0, y=0.0, z=math.sin(theta / 2.0), w=math.cos(theta / 2.0))
 
 
-def quaternion_to_yaw(q, planar_tolerance=1e-6):
+def quaternion_to_yaw(q: Quaternion, planar_tolerance: float = 1e-6) -> float:
     norm = math.sqrt(q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w)
     if norm == 0.0 or not math.isfinite(norm):
         raise ConversionError('orientation quaternion has norm %r' % norm)
@@ -208,7 +214,7 @@ def quaternion_to_yaw(q, planar_tolerance=1e-6):
     return 2.0 * math.atan2(q.z, q.w)
 
 
-def odometry_to_ros(m):
+def odometry_to_ros(m: hm.Odometry) -> RosOdometry:
     out = RosOdometry()
     _header(out, m.timestamp_ns, m.frame_id)
     out.child_frame_id = m.child_frame_id
@@ -228,7 +234,7 @@ def odometry_to_ros(m):
     return out
 
 
-def odometry_from_ros(msg, planar_tolerance=1e-6):
+def odometry_from_ros(msg: RosOdometry, planar_tolerance: float = 1e-6) -> hm.Odometry:
     p = msg.pose.pose.position
     if p.z != 0.0:
         raise ConversionError('position.z=%r; HORUS Pose2D is planar (z must be 0)' % p.z)
@@ -247,7 +253,7 @@ def odometry_from_ros(msg, planar_tolerance=1e-6):
 
 # --- JointState ---------------------------------------------------------------
 
-def joint_state_to_ros(m, frame_id=''):
+def joint_state_to_ros(m: hm.JointState, frame_id: str = '') -> sm.JointState:
     names, pos, vel, eff = hm.active_joints(m)
     out = sm.JointState()
     _header(out, m.timestamp_ns, frame_id)
@@ -258,12 +264,12 @@ def joint_state_to_ros(m, frame_id=''):
     return out
 
 
-def joint_state_from_ros(msg):
+def joint_state_from_ros(msg: sm.JointState) -> hm.JointState:
     n = len(msg.name)
     if n > MAX_JOINTS:
         raise ConversionError('HORUS JointState holds at most %d joints; got %d'
                               % (MAX_JOINTS, n))
-    lists = {}
+    lists: Dict[str, Optional[list[float]]] = {}
     for field, ros in (('positions', msg.position), ('velocities', msg.velocity),
                        ('efforts', msg.effort)):
         if len(ros) == 0:
@@ -282,7 +288,7 @@ def joint_state_from_ros(msg):
 
 # --- RangeSensor --------------------------------------------------------------
 
-def range_to_ros(m, frame_id=''):
+def range_to_ros(m: hm.RangeSensor, frame_id: str = '') -> sm.Range:
     out = sm.Range()
     _header(out, m.timestamp_ns, frame_id)
     out.radiation_type = _map_enum(RANGE_TYPE_TO_ROS, m.sensor_type, 'RangeSensor.sensor_type')
@@ -293,7 +299,7 @@ def range_to_ros(m, frame_id=''):
     return out
 
 
-def range_from_ros(msg):
+def range_from_ros(msg: sm.Range) -> hm.RangeSensor:
     return _new(hm.RangeSensor,
                 sensor_type=_map_enum(RANGE_TYPE_FROM_ROS, msg.radiation_type,
                                       'Range.radiation_type'),
@@ -304,7 +310,7 @@ def range_from_ros(msg):
 
 # --- BatteryState -------------------------------------------------------------
 
-def battery_state_to_ros(m, frame_id=''):
+def battery_state_to_ros(m: hm.BatteryState, frame_id: str = '') -> sm.BatteryState:
     if m.cell_count > MAX_CELLS:
         raise ConversionError('BatteryState.cell_count=%d exceeds %d' % (m.cell_count, MAX_CELLS))
     out = sm.BatteryState()
@@ -323,7 +329,8 @@ def battery_state_to_ros(m, frame_id=''):
     return out
 
 
-def battery_state_from_ros(msg, not_charging_as=None):
+def battery_state_from_ros(msg: sm.BatteryState,
+                           not_charging_as: Optional[int] = None) -> hm.BatteryState:
     """``not_charging_as``: HORUS status for ROS NOT_CHARGING (None: an error)."""
     if len(msg.cell_voltage) > MAX_CELLS:
         raise ConversionError('HORUS BatteryState holds at most %d cells; got %d'
@@ -350,7 +357,8 @@ def battery_state_from_ros(msg, not_charging_as=None):
 HORUS_DOP_UNKNOWN = 99.9
 
 
-def nav_sat_fix_to_ros(m, frame_id='', service=sm.NavSatStatus.SERVICE_GPS):
+def nav_sat_fix_to_ros(m: hm.NavSatFix, frame_id: str = '',
+                       service: int = sm.NavSatStatus.SERVICE_GPS) -> sm.NavSatFix:
     out = sm.NavSatFix()
     _header(out, m.timestamp_ns, frame_id)
     out.status.status = _map_enum(NAVSAT_STATUS_TO_ROS, m.status, 'NavSatFix.status')
@@ -366,7 +374,7 @@ def nav_sat_fix_to_ros(m, frame_id='', service=sm.NavSatStatus.SERVICE_GPS):
     return out
 
 
-def nav_sat_fix_from_ros(msg):
+def nav_sat_fix_from_ros(msg: sm.NavSatFix) -> hm.NavSatFix:
     if msg.position_covariance_type > sm.NavSatFix.COVARIANCE_TYPE_KNOWN:
         raise ConversionError('NavSatFix.position_covariance_type=%d is unknown'
                               % msg.position_covariance_type)
@@ -381,7 +389,7 @@ def nav_sat_fix_from_ros(msg):
 
 # --- MagneticField, Temperature, FluidPressure, Illuminance -------------------
 
-def magnetic_field_to_ros(m):
+def magnetic_field_to_ros(m: hm.MagneticField) -> sm.MagneticField:
     out = sm.MagneticField()
     _header(out, m.timestamp_ns, m.frame_id)
     f = m.magnetic_field
@@ -390,22 +398,27 @@ def magnetic_field_to_ros(m):
     return out
 
 
-def magnetic_field_from_ros(msg):
+def magnetic_field_from_ros(msg: sm.MagneticField) -> hm.MagneticField:
     f = msg.magnetic_field
     return _new(hm.MagneticField, magnetic_field=[f.x, f.y, f.z],
                 magnetic_field_covariance=list(msg.magnetic_field_covariance),
                 frame_id=msg.header.frame_id, timestamp_ns=stamp_from_ros(msg.header.stamp))
 
 
-def _scalar_pair(horus_cls, ros_cls, field):
-    def to_ros(m):
+#: The HORUS readings that are one value, a variance and a frame id.
+_Reading = TypeVar('_Reading', hm.Temperature, hm.FluidPressure, hm.Illuminance)
+
+
+def _scalar_pair(horus_cls: Type[_Reading], ros_cls: Type[RosMessage], field: str
+                 ) -> Tuple[Callable[[_Reading], RosMessage], Callable[[RosMessage], _Reading]]:
+    def to_ros(m: _Reading) -> RosMessage:
         out = ros_cls()
         _header(out, m.timestamp_ns, m.frame_id)
         setattr(out, field, getattr(m, field))
         out.variance = m.variance
         return out
 
-    def from_ros(msg):
+    def from_ros(msg: RosMessage) -> _Reading:
         return _new(horus_cls, **{field: getattr(msg, field)}, variance=msg.variance,
                     frame_id=msg.header.frame_id,
                     timestamp_ns=stamp_from_ros(msg.header.stamp))
@@ -423,7 +436,9 @@ illuminance_to_ros, illuminance_from_ros = _scalar_pair(hm.Illuminance, sm.Illum
 class Converter:
     """One HORUS type <-> ROS type pairing, as the bridge uses it."""
 
-    def __init__(self, horus_type, ros_type, to_ros, from_ros, has_frame_id):
+    def __init__(self, horus_type: Type[hm.HorusMessage], ros_type: Type[RosMessage],
+                 to_ros: Callable[..., RosMessage], from_ros: Callable[..., hm.HorusMessage],
+                 has_frame_id: bool) -> None:
         self.horus_type = horus_type
         self.ros_type = ros_type
         self._to_ros = to_ros
@@ -431,16 +446,16 @@ class Converter:
         #: False: the ROS frame_id comes from the caller (a bridge parameter).
         self.has_frame_id = has_frame_id
 
-    def to_ros(self, m, frame_id='', **options):
+    def to_ros(self, m: hm.HorusMessage, frame_id: str = '', **options: Any) -> RosMessage:
         if self.has_frame_id:
             return self._to_ros(m, **options)
         return self._to_ros(m, _checked_frame(frame_id) if frame_id else '', **options)
 
-    def from_ros(self, msg, **options):
+    def from_ros(self, msg: RosMessage, **options: Any) -> hm.HorusMessage:
         return self._from_ros(msg, **options)
 
 
-CONVERTERS = {
+CONVERTERS: Dict[str, Converter] = {
     'LaserScan': Converter(hm.LaserScan, sm.LaserScan, laser_scan_to_ros,
                            laser_scan_from_ros, False),
     'Imu': Converter(hm.Imu, sm.Imu, imu_to_ros, imu_from_ros, False),

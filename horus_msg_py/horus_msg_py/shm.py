@@ -35,6 +35,7 @@ import shutil
 import struct
 import threading
 import time
+from typing import Any, Callable, List, Optional, Tuple, Type, TypeVar, Union
 
 import numpy as np
 
@@ -78,7 +79,9 @@ HEADER_DTYPE = np.dtype({
                 196, 200, 204, 208, 216, 248, 256],
     'itemsize': HEADER_SIZE})
 
-_HEAD_OFFSET = HEADER_DTYPE.fields['sequence_or_head'][1]
+_HEADER_FIELDS = HEADER_DTYPE.fields
+assert _HEADER_FIELDS is not None     # a structured dtype always has fields
+_HEAD_OFFSET: int = _HEADER_FIELDS['sequence_or_head'][1]
 _U64 = struct.Struct('<Q')
 _U64_MAX = 2 ** 64 - 1
 #: Header bytes that identify a topic's file: magic, version, type size and alignment
@@ -86,40 +89,48 @@ _U64_MAX = 2 ** 64 - 1
 _IDENTITY_SPANS = ((0, 20), (72, 84), (216, 248))
 _IDENTITY_END = 248
 
+#: A topic's message type: a class from ``messages`` or its HORUS type name.
+MessageType = Union[str, Type[HorusMessage]]
+#: (is_small, slot_size, ready_offset(slot), data_offset(slot), file_size); see ring_geometry.
+RingGeometry = Tuple[bool, int, Callable[[int], int], Callable[[int], int], int]
+_Header = np.ndarray[Any, np.dtype[np.void]]
+_R = TypeVar('_R', bound='ShmTopicReader')
+_W = TypeVar('_W', bound='ShmTopicWriter')
 
-def _identity(raw):
+
+def _identity(raw: bytes) -> bytes:
     return b''.join(raw[a:b] for a, b in _IDENTITY_SPANS)
 
 
-def namespace_dir(namespace=None):
+def namespace_dir(namespace: Optional[str] = None) -> str:
     ns = namespace or os.environ.get('HORUS_NAMESPACE') or 'default'
     return os.path.join('/dev/shm', 'horus_' + ns)
 
 
-def topic_path(topic, namespace=None):
+def topic_path(topic: str, namespace: Optional[str] = None) -> str:
     _check_topic(topic)
     return os.path.join(namespace_dir(namespace), 'topics', topic)
 
 
-def meta_path(topic, namespace=None):
+def meta_path(topic: str, namespace: Optional[str] = None) -> str:
     _check_topic(topic)
     return os.path.join(namespace_dir(namespace), 'topics',
                         topic.replace('.', '_').replace('/', '_') + '.meta')
 
 
-def remove_namespace(namespace):
+def remove_namespace(namespace: str) -> None:
     """Delete ``/dev/shm/horus_<namespace>`` (tests and tools clean up with this)."""
     if not namespace:
         raise ShmError('refusing to remove an unnamed HORUS namespace')
     shutil.rmtree(namespace_dir(namespace), ignore_errors=True)
 
 
-def _check_topic(topic):
+def _check_topic(topic: str) -> None:
     if not topic or topic.startswith('/') or '..' in topic.split('/') or '\0' in topic:
         raise ShmError('invalid HORUS topic name %r' % (topic,))
 
 
-def ring_geometry(type_size, capacity):
+def ring_geometry(type_size: int, capacity: int) -> RingGeometry:
     """(is_small, slot_size, ready_offset(i), data_offset(i), file_size) of a ring."""
     if type_size + READY_WORD > SMALL_SLOT_SIZE:
         data_start = HEADER_SIZE + capacity * READY_WORD
@@ -133,16 +144,16 @@ def ring_geometry(type_size, capacity):
             HEADER_SIZE + capacity * SMALL_SLOT_SIZE)
 
 
-def _monotonic_ms():
+def _monotonic_ms() -> int:
     # HORUS leases are CLOCK_MONOTONIC milliseconds (pinned by a peer test).
     return time.clock_gettime_ns(time.CLOCK_MONOTONIC) // 1_000_000
 
 
-def _thread_hash():
+def _thread_hash() -> int:
     return threading.get_ident() & 0xFFFFFFFF
 
 
-def _resolve_type(msg_type):
+def _resolve_type(msg_type: object) -> Type[HorusMessage]:
     if isinstance(msg_type, str):
         try:
             return MESSAGE_TYPES[msg_type]
@@ -156,17 +167,40 @@ def _resolve_type(msg_type):
 class _Topic:
     """An mmap of one topic file plus its validated geometry."""
 
-    def __init__(self, msg_type, topic, namespace=None):
+    #: The mapped header (one HEADER_DTYPE record); None once closed.
+    header: Optional[_Header]
+    capacity: int
+    mask: int
+    is_small_ring: bool
+    file_size: int
+    _identity: bytes
+    _ready_at: Callable[[int], int]
+    _data_at: Callable[[int], int]
+    _slot: Optional[int]
+
+    def __init__(self, msg_type: MessageType, topic: str,
+                 namespace: Optional[str] = None) -> None:
         self.msg_type = _resolve_type(msg_type)
         self.topic = topic
         self.namespace = namespace
         self.path = topic_path(topic, namespace)
-        self._mm = None
-        self._fd = None
-        self._inode = None
+        self._mm: Optional[mmap.mmap] = None
+        self._fd: Optional[int] = None
+        self._inode: Optional[int] = None
 
     # -- mapping ----------------------------------------------------------
-    def _map(self, fd):
+    def _open_fd(self) -> int:
+        if self._fd is None:
+            raise ShmError('%s is closed' % self.path)
+        return self._fd
+
+    def _header_record(self) -> np.void:
+        if self.header is None:
+            raise ShmError('%s is closed' % self.path)
+        record: np.void = self.header[0]
+        return record
+
+    def _map(self, fd: int) -> None:
         self._fd = fd
         st = os.fstat(fd)
         size = st.st_size
@@ -182,7 +216,7 @@ class _Topic:
         self._inode = st.st_ino
         self.header = np.frombuffer(self._mm, dtype=HEADER_DTYPE, count=1)
 
-    def _validate(self, size, h):
+    def _validate(self, size: int, h: np.void) -> None:
         if int(h['magic']) != MAGIC:
             raise ShmError('%s: bad magic %#x (not a HORUS topic)' % (self.path, h['magic']))
         if int(h['version']) != VERSION:
@@ -214,17 +248,20 @@ class _Topic:
         self.is_small_ring = small
         self.file_size = need
 
-    def _pread(self, length, offset):
-        data = os.pread(self._fd, length, offset)
+    def _pread(self, length: int, offset: int) -> bytes:
+        fd = self._open_fd()
+        data = os.pread(fd, length, offset)
         if len(data) != length:
             raise ShmTruncatedError('%s was truncated to %d bytes (the ring needs %d)'
-                                    % (self.path, os.fstat(self._fd).st_size, self.file_size))
+                                    % (self.path, os.fstat(fd).st_size, self.file_size))
         return data
 
-    def head(self):
-        return _U64.unpack(self._pread(READY_WORD, _HEAD_OFFSET))[0]
+    def head(self) -> int:
+        """Count of messages published so far (the writer's head index)."""
+        head: int = _U64.unpack(self._pread(READY_WORD, _HEAD_OFFSET))[0]
+        return head
 
-    def check(self):
+    def check(self) -> None:
         """
         Raise ShmError unless the file still holds a complete ring with our header.
 
@@ -244,12 +281,12 @@ class _Topic:
             raise ShmError('%s: header changed since it was mapped (magic, version, type '
                            'or ring geometry)' % self.path)
 
-    def _header_mapped(self):
+    def _header_mapped(self) -> bool:
         """Return True when the mapped header page is still backed by the file (no SIGBUS)."""
         return (self._mm is not None and self._fd is not None and
                 os.fstat(self._fd).st_size >= HEADER_SIZE)
 
-    def replaced(self):
+    def replaced(self) -> bool:
         """Return True when the path now names another file (HORUS unlinks and re-creates)."""
         try:
             return os.stat(self.path).st_ino != self._inode
@@ -257,8 +294,9 @@ class _Topic:
             return True
 
     # -- participants -------------------------------------------------------
-    def _register(self, role):
-        parts = self.header[0]['participants']
+    def _register(self, role: int) -> int:
+        h = self._header_record()
+        parts = h['participants']
         now = _monotonic_ms()
         for i in range(MAX_PARTICIPANTS):
             p = parts[i]
@@ -266,29 +304,30 @@ class _Topic:
                 p['pid'] = os.getpid()
                 p['thread_id_hash'] = _thread_hash()
                 p['role'] = role
-                p['lease_expires_ms'] = now + int(self.header[0]['lease_timeout_ms'] or
-                                                  DEFAULT_LEASE_MS)
+                p['lease_expires_ms'] = now + int(h['lease_timeout_ms'] or DEFAULT_LEASE_MS)
                 p['active'] = 1
                 counter = 'publisher_count' if role == ROLE_PRODUCER else 'subscriber_count'
-                self.header[0][counter] += 1
-                self.header[0]['total_participants'] += 1
-                self.header[0]['last_topology_change_ms'] = now
+                h[counter] += 1
+                h['total_participants'] += 1
+                h['last_topology_change_ms'] = now
                 return i
         raise ShmError('%s: all %d participant entries are in use'
                        % (self.path, MAX_PARTICIPANTS))
 
-    def refresh_lease(self):
+    def refresh_lease(self) -> None:
+        """Extend this participant's lease (HORUS expires leases not refreshed in time)."""
         if self._slot is None or not self._header_mapped():
             return
-        p = self.header[0]['participants'][self._slot]
-        p['lease_expires_ms'] = _monotonic_ms() + int(self.header[0]['lease_timeout_ms'] or
+        h = self._header_record()
+        p = h['participants'][self._slot]
+        p['lease_expires_ms'] = _monotonic_ms() + int(h['lease_timeout_ms'] or
                                                       DEFAULT_LEASE_MS)
 
-    def _deregister(self, role):
+    def _deregister(self, role: int) -> None:
         if self._slot is None or not self._header_mapped():
             self._slot = None
             return
-        h = self.header[0]
+        h = self._header_record()
         p = h['participants'][self._slot]
         if int(p['pid']) == os.getpid():
             p['active'] = 0
@@ -302,12 +341,12 @@ class _Topic:
             h['last_topology_change_ms'] = _monotonic_ms()
         self._slot = None
 
-    def _active_participants(self):
+    def _active_participants(self) -> int:
         if not self._header_mapped():
             return 0
-        return int(np.count_nonzero(self.header[0]['participants']['active']))
+        return int(np.count_nonzero(self._header_record()['participants']['active']))
 
-    def _unmap(self):
+    def _unmap(self) -> None:
         if self._mm is not None:
             self.header = None
             try:
@@ -330,18 +369,20 @@ class ShmTopicReader(_Topic):
     does); ``'latest'`` starts with the next message published.
     """
 
-    def __init__(self, msg_type, topic, namespace=None, start='oldest', register=False):
+    def __init__(self, msg_type: MessageType, topic: str, namespace: Optional[str] = None,
+                 start: str = 'oldest', register: bool = False) -> None:
         super().__init__(msg_type, topic, namespace)
         if start not in ('oldest', 'latest'):
             raise ValueError("start must be 'oldest' or 'latest'")
         self._start = start
         self._register_as_consumer = register
         self._slot = None
-        self.next_seq = None
+        #: Sequence number of the next message to read (0 until the ring is mapped).
+        self.next_seq = 0
         self.lost = 0
         self.corrupt = 0
         self.rewinds = 0
-        self._stall_seq = None
+        self._stall_seq: Optional[int] = None
         self._stall_since = 0.0
         try:
             fd = os.open(self.path, os.O_RDWR)
@@ -358,10 +399,11 @@ class ShmTopicReader(_Topic):
             raise
         self.next_seq = max(0, head - self.capacity) if start == 'oldest' else head
 
-    def available(self):
+    def available(self) -> int:
+        """Messages published and not read yet (at most what the ring holds is readable)."""
         return max(0, self.head() - self.next_seq)
 
-    def _read_slot(self, slot):
+    def _read_slot(self, slot: int) -> Tuple[int, bytes]:
         """(ready word, payload bytes) of a slot, read with pread (never SIGBUS)."""
         size = self.msg_type.SIZE
         if self.is_small_ring:      # ready word and payload are adjacent
@@ -370,7 +412,7 @@ class ShmTopicReader(_Topic):
         return (_U64.unpack(self._pread(READY_WORD, self._ready_at(slot)))[0],
                 self._pread(size, self._data_at(slot)))
 
-    def _catch_up(self, head):
+    def _catch_up(self, head: int) -> int:
         """
         Return the next sequence to read against the writer's ``head``.
 
@@ -390,7 +432,7 @@ class ShmTopicReader(_Topic):
             self.next_seq = seq = head - self.capacity
         return seq
 
-    def _skip_unready(self, seq, ready):
+    def _skip_unready(self, seq: int, ready: int) -> bool:
         """
         Account for slot `seq` whose ready word is not seq + 1; True: skip it, False: wait.
 
@@ -414,7 +456,7 @@ class ShmTopicReader(_Topic):
         self.next_seq = seq + 1
         return True
 
-    def recv_bytes(self):
+    def recv_bytes(self) -> Optional[bytes]:
         """
         Bytes of the next message, or None.
 
@@ -443,7 +485,7 @@ class ShmTopicReader(_Topic):
             self.next_seq = seq + 1
             return data
 
-    def _ready_words(self, slot, count):
+    def _ready_words(self, slot: int, count: int) -> Tuple[List[int], Optional[bytes]]:
         """Ready words of ``count`` consecutive slots from ``slot``, in one pread."""
         if self.is_small_ring:
             raw = self._pread(count * SMALL_SLOT_SIZE, self._ready_at(slot))
@@ -451,7 +493,7 @@ class ShmTopicReader(_Topic):
         raw = self._pread(count * READY_WORD, self._ready_at(slot))
         return [w[0] for w in _U64.iter_unpack(raw)], None
 
-    def recv_many(self, limit):
+    def recv_many(self, limit: int) -> List[bytes]:
         """
         Up to ``limit`` next messages (a list of bytes; empty when none is ready).
 
@@ -462,7 +504,7 @@ class ShmTopicReader(_Topic):
         a truncation found after some messages were read returns those messages; the
         next call raises.
         """
-        out = []
+        out: List[bytes] = []
         size = self.msg_type.SIZE
         while len(out) < limit:
             try:
@@ -507,12 +549,12 @@ class ShmTopicReader(_Topic):
                 out.append(data[start:start + size])
         return out
 
-    def recv(self):
+    def recv(self) -> Optional[HorusMessage]:
         """Return the next message as a ``msg_type`` object (over a private copy), or None."""
         data = self.recv_bytes()
         return None if data is None else self.msg_type.from_bytes(data)
 
-    def read_view(self, seq):
+    def read_view(self, seq: int) -> HorusMessage:
         """
         Return the message in the slot of ``seq`` (a copy; valid until overwritten).
 
@@ -521,22 +563,24 @@ class ShmTopicReader(_Topic):
         return self.msg_type.from_bytes(self._pread(self.msg_type.SIZE,
                                                     self._data_at(seq & self.mask)))
 
-    def close(self):
+    def close(self) -> None:
+        """Leave the topic (the files stay: the producer owns them)."""
         if self._mm is not None:
             self._deregister(ROLE_CONSUMER)
         self._unmap()
 
-    def __enter__(self):
+    def __enter__(self: _R) -> _R:
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
 
 class ShmTopicWriter(_Topic):
     """Publishes into a HORUS topic, creating it (header, ring, .meta) if needed."""
 
-    def __init__(self, msg_type, topic, namespace=None, capacity=DEFAULT_CAPACITY):
+    def __init__(self, msg_type: MessageType, topic: str, namespace: Optional[str] = None,
+                 capacity: int = DEFAULT_CAPACITY) -> None:
         super().__init__(msg_type, topic, namespace)
         self._slot = None
         self.created = False
@@ -545,7 +589,7 @@ class ShmTopicWriter(_Topic):
             raise ShmError('capacity %d is not a power of two' % capacity)
         self._open_or_create(capacity)
 
-    def _open_or_create(self, capacity):
+    def _open_or_create(self, capacity: int) -> None:
         folder = os.path.dirname(self.path)
         os.makedirs(folder, mode=0o700, exist_ok=True)
         try:
@@ -568,7 +612,7 @@ class ShmTopicWriter(_Topic):
                 self._unlink()
             raise
 
-    def _wait_initialised(self, fd, timeout=1.0):
+    def _wait_initialised(self, fd: int, timeout: float = 1.0) -> None:
         # Another process may have created the file a moment ago; HORUS writes the
         # magic last, so wait (bounded) for it.
         deadline = time.monotonic() + timeout
@@ -582,7 +626,7 @@ class ShmTopicWriter(_Topic):
                 raise ShmError('%s exists but was never initialised' % self.path)
             time.sleep(0.005)
 
-    def _init_file(self, fd, capacity):
+    def _init_file(self, fd: int, capacity: int) -> None:
         cls = self.msg_type
         small, slot_size, _r, _d, size = ring_geometry(cls.SIZE, capacity)
         os.ftruncate(fd, size)
@@ -617,8 +661,8 @@ class ShmTopicWriter(_Topic):
             json.dump(meta, f, separators=(',', ':'))
         os.replace(tmp, mpath)
 
-    def send(self, msg):
-        """Publish one message (a ``msg_type`` object or its exact bytes)."""
+    def send(self, msg: Union[HorusMessage, bytes, bytearray, memoryview]) -> int:
+        """Publish one message (a ``msg_type`` object or its exact bytes); return its sequence."""
         if isinstance(msg, HorusMessage):
             if type(msg) is not self.msg_type:
                 raise ShmError('topic %s carries %s, got %s' % (
@@ -629,7 +673,8 @@ class ShmTopicWriter(_Topic):
             if len(data) != self.msg_type.SIZE:
                 raise ShmError('%s needs %d bytes, got %d' % (
                     self.msg_type.TYPE_NAME, self.msg_type.SIZE, len(data)))
-        size = os.fstat(self._fd).st_size
+        fd = self._open_fd()
+        size = os.fstat(fd).st_size
         if size < self.file_size:
             raise ShmTruncatedError('%s was truncated to %d bytes (the ring needs %d)'
                                     % (self.path, size, self.file_size))
@@ -637,23 +682,23 @@ class ShmTopicWriter(_Topic):
         if seq >= _U64_MAX:
             raise ShmError('%s: head index %d is corrupt (no room to publish)' % (self.path, seq))
         slot = seq & self.mask
-        os.pwrite(self._fd, data, self._data_at(slot))
-        os.pwrite(self._fd, _U64.pack(seq + 1), self._ready_at(slot))
-        os.pwrite(self._fd, _U64.pack(seq + 1), _HEAD_OFFSET)
+        os.pwrite(fd, data, self._data_at(slot))
+        os.pwrite(fd, _U64.pack(seq + 1), self._ready_at(slot))
+        os.pwrite(fd, _U64.pack(seq + 1), _HEAD_OFFSET)
         now = time.monotonic()
         if now - self._last_lease > 1.0:
             self.refresh_lease()
             self._last_lease = now
         return seq
 
-    def _unlink(self):
+    def _unlink(self) -> None:
         for path in (self.path, meta_path(self.topic, self.namespace)):
             try:
                 os.unlink(path)
             except FileNotFoundError:
                 pass
 
-    def close(self, unlink=None):
+    def close(self, unlink: Optional[bool] = None) -> None:
         """
         Leave the topic; like HORUS, the last participant removes the files.
 
@@ -667,8 +712,8 @@ class ShmTopicWriter(_Topic):
         if unlink or (unlink is None and last and not self.replaced()):
             self._unlink()
 
-    def __enter__(self):
+    def __enter__(self: _W) -> _W:
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> None:
         self.close()

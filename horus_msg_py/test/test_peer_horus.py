@@ -20,11 +20,11 @@ import time
 
 from horus_msg_py import MESSAGE_TYPES, SENSOR_TYPES, shm
 from horus_msg_py.layouts import PADDING
-from horus_msg_py.testing import peer_samples
+from horus_testing import peer_samples
 import numpy as np
 import pytest
 
-PEER = ['-m', 'horus_msg_py.testing.horus_peer']
+PEER = ['-m', 'horus_testing.horus_peer']
 TIMEOUT = 30.0
 
 

@@ -3,10 +3,10 @@
 """
 The real peer, run as a separate process: horus-robotics 0.4.1.
 
-  python -m horus_msg_py.testing.horus_peer publish PREFIX PERIOD TYPE...
+  python -m horus_testing.horus_peer publish PREFIX PERIOD TYPE...
       send each sample (once if PERIOD is 0, else every PERIOD s), print READY,
       hold the topics until stdin closes
-  python -m horus_msg_py.testing.horus_peer subscribe PREFIX TIMEOUT TYPE...
+  python -m horus_testing.horus_peer subscribe PREFIX TIMEOUT TYPE...
                                                   print JSON {type: attrs} of the first
                                                   message of each topic
 """
@@ -15,13 +15,14 @@ import json
 import select
 import sys
 import time
+from typing import Dict, Sequence
 
 import horus
 
 from . import peer_samples
 
 
-def publish(prefix, period, types):
+def publish(prefix: str, period: float, types: Sequence[str]) -> None:
     topics = []
     for type_name in types:
         topic = horus.Topic(getattr(horus, type_name), endpoint=prefix + type_name)
@@ -38,9 +39,9 @@ def publish(prefix, period, types):
             topic.send(peer_samples.build_horus(horus, type_name))
 
 
-def subscribe(prefix, timeout, types):
+def subscribe(prefix: str, timeout: float, types: Sequence[str]) -> None:
     topics = {t: horus.Topic(getattr(horus, t), endpoint=prefix + t) for t in types}
-    got = {}
+    got: Dict[str, peer_samples.Sample] = {}
     deadline = time.monotonic() + timeout
     while len(got) < len(topics) and time.monotonic() < deadline:
         idle = True

@@ -9,8 +9,13 @@ are what the 0.4.1 wheel writes for fields its Python classes do not expose
 """
 
 import math
+from types import ModuleType
+from typing import Any, Dict, Optional
 
-SAMPLES = {
+#: A sample: horus-robotics attribute name -> value.
+Sample = Dict[str, Any]
+
+SAMPLES: Dict[str, Sample] = {
     'LaserScan': {
         'angle_min': -3.125, 'angle_max': 3.125, 'angle_increment': 0.015625, 'range_min': 0.125,
         'range_max': 12.5, 'ranges': [i / 8 for i in range(360)],
@@ -51,7 +56,7 @@ SAMPLES = {
     'Illuminance': {'illuminance': 512.75, 'variance': 1.5, 'timestamp_ns': 4},
 }
 
-PEER_DEFAULTS = {
+PEER_DEFAULTS: Dict[str, Sample] = {
     'LaserScan': {'time_increment': 0.0, 'scan_time': 0.10000000149011612},
     'BatteryState': {
         'charge': math.nan, 'capacity': math.nan, 'cell_voltages': [0.0] * 16, 'cell_count': 0,
@@ -70,7 +75,7 @@ PEER_DEFAULTS = {
 ODOM_FRAMES = ('odom', 'base_link')
 
 
-def horus_fields(type_name, attrs=None):
+def horus_fields(type_name: str, attrs: Optional[Sample] = None) -> Sample:
     """Our HORUS field values for a sample given in horus-robotics attribute terms."""
     a = dict(SAMPLES[type_name] if attrs is None else attrs)
     out = dict(PEER_DEFAULTS.get(type_name, {}))
@@ -102,7 +107,7 @@ def horus_fields(type_name, attrs=None):
     return out
 
 
-def build_horus(horus, type_name):
+def build_horus(horus: ModuleType, type_name: str) -> Any:
     """Build a horus-robotics message object carrying the sample."""
     a = dict(SAMPLES[type_name])
     cls = getattr(horus, type_name)
@@ -116,7 +121,7 @@ def build_horus(horus, type_name):
     return msg
 
 
-def read_horus(msg):
+def read_horus(msg: Any) -> Sample:
     """Readable data attributes of a horus-robotics message, as plain values."""
     out = {}
     for key in dir(msg):
