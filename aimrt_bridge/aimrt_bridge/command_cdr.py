@@ -54,6 +54,8 @@ def _f64_seq(reader: Reader) -> Tuple[Tuple[float, ...], bool]:
         return (), True
     reader.align(8)
     start = reader.pos
+    if 8 * n > len(reader.data) - start:
+        raise CdrError(f'float64 sequence of {n} elements in {len(reader.data)} bytes')
     unpacker = _F64_RUNS.get(n)
     if unpacker is None:
         unpacker = struct.Struct('<%dd' % n)

@@ -54,18 +54,23 @@ class CommandTarget:
 
     def submit(self, topic, msg_type, body, content_type):
         """Queue one POST; never blocks. Returns False when an older command was dropped."""
-        return self.submit_many([(topic, msg_type, body, content_type)]) == 0
+        return self._enqueue([(topic, msg_type, body, content_type)]) == 0
 
     def submit_many(self, items):
         """
         Queue (topic, msg_type, body, content_type) POSTs in order; never blocks.
 
         One lock and one wake-up of the worker for the lot. Returns how many older
-        commands were dropped to make room (the newest `depth` are kept).
+        commands were dropped to make room (the newest `depth` are kept); 0 once stopped
+        (nothing is queued then).
         """
+        return self._enqueue(items) or 0
+
+    def _enqueue(self, items):
+        """Queue items; the number of commands dropped, None when stopped."""
         with self._cond:
             if self._stopped:
-                return 0
+                return None
             queue = self._queue
             queue.extend(items)
             dropped = len(queue) - self._depth

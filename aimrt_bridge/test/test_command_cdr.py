@@ -117,3 +117,15 @@ def test_truncated_bytes_raise_cdr_error(cut):
     data = serialize_message(msg)
     with pytest.raises(CdrError):
         command_cdr.command_body(data[:cut], 'pb')
+
+
+def test_a_sequence_count_past_the_end_raises_cdr_error():
+    msg = RosJointCommand(name=['hip'], position=[0.5])
+    data = bytearray(serialize_message(msg))
+    # the position count follows the names block: header (4 + 8 + 4 + 1 -> 20) + names
+    at = data.index(b'hip\x00') + 4
+    at += -(at - 4) % 4
+    assert data[at:at + 4] == b'\x01\x00\x00\x00'
+    data[at:at + 4] = (2**31).to_bytes(4, 'little')
+    with pytest.raises(CdrError, match='float64 sequence'):
+        command_cdr.command_body(bytes(data), 'pb')

@@ -159,3 +159,12 @@ def test_submit_many_keeps_the_newest_and_counts_the_dropped(dead_target):
         assert ('dropped', 'queue of 5 full, %d oldest commands dropped' % dropped) in events
     finally:
         target.stop(timeout=0.5)
+
+
+def test_submit_after_stop_queues_nothing(dead_target):
+    target = CommandTarget(ChannelPublisher(dead_target, 0.5), depth=5)
+    target.stop(timeout=0.5)
+    assert target.submit('t', 'm', b'x', 'c') is False
+    assert target.submit_many([('t', 'm', b'x', 'c')] * 3) == 0
+    st = target.status()
+    assert (st['queued'], st['dropped'], st['unsent']) == (0, 0, 0)
