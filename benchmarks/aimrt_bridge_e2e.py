@@ -15,7 +15,11 @@ as rclpy allows, forwarded by the bridge to a fast AimRT target (a raw uvloop se
 own process answering 200 to every request), counted and checked in order there.
 
 Floors, same run: the bridge's own HTTP server (aimrt_protocols_py.http_channel.ChannelServer)
-with a no-op handler, driven by the same sender; the fast target driven by the same sender.
+with a no-op handler, driven by the same sender (rate, and POST -> 200 round trip at 1 kHz);
+the fast target driven by the same sender; the DDS leg alone: a bare rclpy publisher process
+publishing the bridge's JointState CDR bytes at 1 kHz (stamp -> callback here, same
+subscriber); and the cost of each step of the bridge's handler (decode, CDR encode, publish)
+timed in this process.
 
 Needs the workspace installed and sourced.  Uses a free ROS_DOMAIN_ID (workspace_testing) and
 localhost-only discovery; the child processes are always stopped.
@@ -74,8 +78,9 @@ def connect(port):
 class Answers:
     """Counts the answers read from a socket (every answer here has an empty body)."""
 
-    def __init__(self, sock):
+    def __init__(self, sock, times=None):
         self.sock, self.tail, self.count, self.ok = sock, b'', 0, 0
+        self.times = times      # perf_counter of each answer read, when a list is given
 
     def read(self):
         data = self.sock.recv(1 << 16)
@@ -87,7 +92,10 @@ class Answers:
             self.tail = buf
             return
         done, self.tail = buf[:end + 4], buf[end + 4:]
-        self.count += done.count(b'\r\n\r\n')
+        new = done.count(b'\r\n\r\n')
+        self.count += new
+        if self.times is not None:
+            self.times += [time.perf_counter()] * new
         self.ok += done.count(b'HTTP/1.1 200 ')
 
 
@@ -111,12 +119,17 @@ def send_burst(port, amount):
 
 
 def send_paced(port, seconds, rate_hz=1000.0):
-    """POST at rate_hz for `seconds`, each stamped with CLOCK_MONOTONIC; (answered 200, s)."""
+    """
+    POST at rate_hz for `seconds`, each stamped with CLOCK_MONOTONIC.
+
+    Returns (answered 200, s, round-trip p50 us, p99 us): POST written -> answer read.
+    """
     joints = joints_bytes()
     sock = connect(port)
     sock.setblocking(False)
-    answers = Answers(sock)
-    sent = 0
+    answered = []
+    answers = Answers(sock, answered)
+    posted = []
     period = 1.0 / rate_hz
     start = time.perf_counter()
     nxt = start
@@ -127,16 +140,63 @@ def send_paced(port, seconds, rate_hz=1000.0):
                 break
             if select.select([sock], [], [], left)[0]:
                 answers.read()
-        sock.sendall(request(header_bytes(time.monotonic_ns()) + joints))
-        sent += 1
+        data = request(header_bytes(time.monotonic_ns()) + joints)
+        posted.append(time.perf_counter())
+        sock.sendall(data)
         nxt += period
     sock.setblocking(True)
     sock.settimeout(5)
-    while answers.count < sent:
+    while answers.count < len(posted):
         answers.read()
     secs = time.perf_counter() - start
     sock.close()
-    return answers.ok, secs
+    rtt = percentiles([(a - p) * 1e6 for p, a in zip(posted, answered)])
+    return answers.ok, secs, rtt[0.5], rtt[0.99]
+
+
+def ros_publisher(seconds, rate_hz=1000.0):
+    """
+    Child process: the DDS floor, a bare rclpy publisher of the bridge's JointState bytes.
+
+    Publishes the serialized sensor_msgs/JointState the bridge would publish for the
+    benchmark message (pre-serialized, the stamp patched in: CLOCK_MONOTONIC just before
+    publish) at rate_hz for `seconds` on bench/floor_joint_states, sleeping to absolute
+    deadlines; no executor, as the bridge publishes from its HTTP thread.
+    """
+    from aimrt_protocols_py import codec
+    from aimrt_protocols_py.messages import JointState
+    from aimrt_protocols_py.ros_cdr import joint_state_to_ros_cdr
+    import rclpy
+    from rclpy.qos import QoSProfile
+    from sensor_msgs.msg import JointState as RosJointState
+    msg = codec.decode(JointState, header_bytes(1) + joints_bytes())
+    data = bytearray(joint_state_to_ros_cdr(msg))
+    rclpy.init()
+    node = rclpy.create_node('aimrt_bridge_bench_floor')
+    pub = node.create_publisher(RosJointState, 'bench/floor_joint_states',
+                                QoSProfile(depth=1000))
+    deadline = time.monotonic() + 30
+    while not pub.get_subscription_count() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    time.sleep(0.5)
+    period = 1.0 / rate_hz
+    cpu0 = cpu_seconds(os.getpid())
+    start = nxt = time.perf_counter()
+    sent = 0
+    while nxt - start < seconds:
+        left = nxt - time.perf_counter()
+        if left > 0:
+            time.sleep(left)
+        ns = time.monotonic_ns()
+        struct.pack_into('<iI', data, 4, ns // 1_000_000_000, ns % 1_000_000_000)
+        pub.publish(bytes(data))
+        sent += 1
+        nxt += period
+    cpu_pct = (cpu_seconds(os.getpid()) - cpu0) / (time.perf_counter() - start) * 100
+    time.sleep(0.5)
+    print(sent, cpu_pct, flush=True)
+    node.destroy_node()
+    rclpy.try_shutdown()
 
 
 def _stamp_of_body(body):
@@ -220,9 +280,9 @@ def run_sender(port, mode, amount, spin=None):
         else:
             time.sleep(0.02)
     out = child.stdout.read().split()
-    if child.returncode != 0 or len(out) != 2:
+    if child.returncode != 0 or len(out) not in (2, 4):
         raise SystemExit(f'the sender process failed (exit code {child.returncode})')
-    return int(out[0]), float(out[1])
+    return (int(out[0]),) + tuple(float(x) for x in out[1:])
 
 
 class Target:
@@ -258,6 +318,39 @@ def cpu_seconds(pid):
     return (int(fields[11]) + int(fields[12])) / os.sysconf('SC_CLK_TCK')
 
 
+def handler_stages(node):
+    """
+    Median cost of each step of the bridge's handler for the benchmark message, in us.
+
+    Measured here (same code as the bridge runs): protobuf decode (codec.decode with its
+    unknown-field check), JointState -> CDR (ros_cdr), publish of the CDR bytes.
+    """
+    from aimrt_protocols_py import codec, conversions
+    from aimrt_protocols_py.messages import JointState
+    from aimrt_protocols_py.ros_cdr import joint_state_to_ros_cdr
+    from rclpy.qos import QoSProfile
+    from sensor_msgs.msg import JointState as RosJointState
+    body = header_bytes(time.monotonic_ns()) + joints_bytes()
+    msg = codec.decode(JointState, body)
+    data = joint_state_to_ros_cdr(msg)
+    pub = node.create_publisher(RosJointState, 'bench/stage_joint_states', QoSProfile(depth=10))
+    accept = frozenset({conversions.LOSS_UNKNOWN_FIELDS})
+    steps = {'protobuf decode': lambda: codec.decode(JointState, body),
+             'CDR encode': lambda: joint_state_to_ros_cdr(msg, accept_losses=accept),
+             'publish (bytes, no subscriber)': lambda: pub.publish(data)}
+    result = {}
+    for name, step in steps.items():
+        runs = []
+        for _ in range(5):
+            start = time.perf_counter()
+            for _ in range(500):
+                step()
+            runs.append((time.perf_counter() - start) / 500 * 1e6)
+        result[name] = sorted(runs)[2]
+    node.destroy_publisher(pub)
+    return result
+
+
 def percentiles(values):
     v = sorted(values) or [float('nan')]
     return {q: v[min(len(v) - 1, int(q * len(v)))] for q in (0.5, 0.9, 0.99)}
@@ -266,9 +359,12 @@ def percentiles(values):
 def main():
     if len(sys.argv) > 1 and sys.argv[1] == '--sender':
         port, mode, amount = int(sys.argv[2]), sys.argv[3], float(sys.argv[4])
-        ok, secs = (send_burst(port, int(amount)) if mode == 'burst'
-                    else send_paced(port, amount))
-        print(ok, secs, flush=True)
+        result = (send_burst(port, int(amount)) if mode == 'burst'
+                  else send_paced(port, amount))
+        print(*result, flush=True)
+        return
+    if len(sys.argv) > 1 and sys.argv[1] == '--ros-publisher':
+        ros_publisher(float(sys.argv[2]))
         return
     if len(sys.argv) > 1 and sys.argv[1] == '--target':
         fast_target(int(sys.argv[2]))
@@ -297,11 +393,13 @@ def main():
     floor_server.start()
     try:
         ok, secs = run_sender(floor_server.port, 'burst', count)
+        _, _, floor_rtt50, floor_rtt99 = run_sender(floor_server.port, 'paced', latency_s)
     finally:
         floor_server.stop()
     floor_rate = ok / secs
     print(f'floor: HTTP only (ChannelServer, no-op handler):   {floor_rate:8.0f} msg/s '
-          f'({ok} of {count} answered 200)')
+          f'({ok} of {count} answered 200); at 1 kHz POST -> 200 p50 {floor_rtt50:.0f} us, '
+          f'p99 {floor_rtt99:.0f} us')
     target = Target(count)
     ok, secs = run_sender(target.port, 'burst', count)
     target.result()
@@ -342,6 +440,13 @@ def main():
     # histories as deep as the run: a subscriber here that falls behind on a loaded
     # machine must not turn into DDS history overwrites counted as bridge losses
     node.create_subscription(RosJointState, 'bench/joint_states', on_raw,
+                             QoSProfile(depth=depth), raw=True)
+    floor_received = []
+
+    def on_floor(data):
+        sec, nanosec = unpack(data, 4)
+        floor_received.append((sec * 1_000_000_000 + nanosec, time.monotonic_ns()))
+    node.create_subscription(RosJointState, 'bench/floor_joint_states', on_floor,
                              QoSProfile(depth=depth), raw=True)
     cmd_pub = node.create_publisher(RosJointCommand, 'bench/joint_command',
                                     QoSProfile(depth=depth))
@@ -384,7 +489,7 @@ def main():
             spin(0.01)
         received.clear()
         cpu0, wall0 = cpu_seconds(proc.pid), time.monotonic()
-        sent, secs = run_sender(port, 'paced', latency_s, spin)
+        sent, secs, rtt50, rtt99 = run_sender(port, 'paced', latency_s, spin)
         cpu = (cpu_seconds(proc.pid) - cpu0) / (time.monotonic() - wall0) * 100
         stragglers = time.monotonic() + 1
         while len(received) < sent and time.monotonic() < stragglers:
@@ -393,7 +498,26 @@ def main():
         print(f'1 kHz offered for {latency_s:.0f} s: {sent} POSTed, {len(received)} received; '
               f'POST -> ROS callback p50 {lat[0.5]:.0f} us (target <= {TARGET_P50_US}), '
               f'p90 {lat[0.9]:.0f} us, p99 {lat[0.99]:.0f} us (target <= {TARGET_P99_US}); '
-              f'bridge CPU {cpu:.0f} % of one core')
+              f'bridge CPU {cpu:.0f} % of one core; POST -> 200 p50 {rtt50:.0f} us, p99 '
+              f'{rtt99:.0f} us')
+
+        stages = handler_stages(node)
+        print('bridge handler steps (this process, same code): ' + ', '.join(
+            f'{name} {us:.1f} us' for name, us in stages.items()))
+
+        # ---------------------------------------------------- DDS floor, 1 kHz
+        floor_received.clear()
+        child = subprocess.Popen([sys.executable, os.path.abspath(__file__), '--ros-publisher',
+                                  str(latency_s)], stdout=subprocess.PIPE, text=True)
+        while child.poll() is None:
+            spin(0.005)
+        floor_out = child.stdout.read().split()
+        floor_sent, floor_cpu_pct = int(floor_out[0]), float(floor_out[1])
+        dds = percentiles([(t - s) / 1000.0 for s, t in floor_received])
+        print(f'floor: bare rclpy publish -> this callback at 1 kHz: {floor_sent} published, '
+              f'{len(floor_received)} received; p50 {dds[0.5]:.0f} us, p90 {dds[0.9]:.0f} us, '
+              f'p99 {dds[0.99]:.0f} us (targets for the bridge {TARGET_P50_US} / '
+              f'{TARGET_P99_US} us); publisher CPU {floor_cpu_pct:.0f} % of one core')
 
         # ---------------------------------------------------- command direction
         template = RosJointCommand(name=[f'joint_{i:02d}' for i in range(JOINTS)],
@@ -415,7 +539,9 @@ def main():
         print(f'RESULT state {rate:.0f} msg/s, {lost} lost, '
               f'{"in order" if in_order else "OUT OF ORDER"} (target >= {TARGET_RATE}; '
               f'HTTP-only floor {floor_rate:.0f}); latency p50 {lat[0.5]:.0f} us, p99 '
-              f'{lat[0.99]:.0f} us at 1 kHz (targets {TARGET_P50_US} / {TARGET_P99_US} us); '
+              f'{lat[0.99]:.0f} us at 1 kHz (targets {TARGET_P50_US} / {TARGET_P99_US} us; '
+              f'DDS floor {dds[0.5]:.0f} / {dds[0.99]:.0f} us, HTTP floor POST -> 200 '
+              f'{floor_rtt50:.0f} / {floor_rtt99:.0f} us); '
               f'bridge CPU {cpu:.0f} % at 1 kHz; commands {cmd_rate:.0f} cmd/s, '
               f'{count - got} lost (target >= {TARGET_COMMANDS}; target-alone floor '
               f'{target_floor_rate:.0f}); load average {load[0]:.2f} {load[1]:.2f} '

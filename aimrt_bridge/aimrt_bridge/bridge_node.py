@@ -26,6 +26,7 @@ text from peers is length-capped in logs and logs are rate-limited per reason.
 import logging
 import threading
 
+from aimrt_bridge import command_cdr
 from aimrt_bridge.command_queue import CommandTarget
 from aimrt_protocols_py import codec, conversions
 from aimrt_protocols_py.errors import (AimrtProtocolError, ConversionError, JsonFormatError,
@@ -44,6 +45,7 @@ from rclpy.executors import SingleThreadedExecutor
 from rclpy.node import Node
 from rclpy.qos import QoSProfile
 from rclpy.qos_overriding_options import InvalidQosOverridesError, QoSOverridingOptions
+from ros_wire import CdrError
 
 # AimRT message kinds published as serialized bytes (same bytes, same errors as to_ros).
 CDR_FORMS = {JointState: joint_state_to_ros_cdr}
@@ -238,10 +240,12 @@ class AimrtBridge(Node):
                        for a in addresses.split(',') if a.strip()]
             self._http_targets.extend(targets)
             route = CommandRoute(aimrt_topic, targets)
+            # raw: the CDR bytes go straight to the AimRT body (command_cdr), no message
+            # object is built
             route.subscription = self.create_subscription(
                 conversions.ROS_FORMS[JointCommand][0], ros_topic,
-                lambda msg, r=route: self._on_command_message(msg, r),
-                default_qos(), qos_overriding_options=options)
+                lambda data, r=route: self._on_command_message(data, r),
+                default_qos(), qos_overriding_options=options, raw=True)
 
     # ------------------------------------------------------------ AimRT -> ROS 2
     def _on_http_message(self, topic, msg_type, content_type, body):
@@ -340,36 +344,40 @@ class AimrtBridge(Node):
             '(not representable in the ROS 2 message; see accept_unknown_fields)')
 
     # ------------------------------------------------------------ ROS 2 -> AimRT
-    def _on_command_message(self, ros_msg, route):
+    def _on_command_message(self, data, route):
         """
-        Forward a command, then the ones already waiting in the subscription (bounded).
+        Forward a serialized command, then the ones already waiting in the subscription.
 
         The executor runs one callback per wake-up, and a wake-up costs more than a command;
-        taking what is already queued here (in order, as the executor would) lets a stream
-        of thousands of commands per second through.
+        taking what is already queued here (in order, as the executor would, at most
+        COMMAND_BATCH) lets a stream of thousands of commands per second through. The batch
+        goes to each target in one hand-off (CommandTarget.submit_many).
         """
-        self._on_command(ros_msg, route.aimrt_topic, route.targets)
+        items = []
+        self._command_item(data, route.aimrt_topic, items)
         sub = route.subscription
         for _ in range(COMMAND_BATCH - 1):
             try:
                 with sub.handle:
-                    taken = sub.handle.take_message(sub.msg_type, sub.raw)
+                    taken = sub.handle.take_message(sub.msg_type, True)
             except InvalidHandle:   # destroyed meanwhile
-                return
+                break
             if taken is None:
-                return
-            self._on_command(taken[0], route.aimrt_topic, route.targets)
+                break
+            self._command_item(taken[0], route.aimrt_topic, items)
+        if items:
+            for target in route.targets:   # only enqueues: a slow target never blocks here
+                target.submit_many(items)
 
-    def _on_command(self, ros_msg, aimrt_topic, targets):
+    def _command_item(self, data, aimrt_topic, items):
+        """Append the POST of one serialized command to items (or log why it is not sent)."""
         # the header travels as the ROS 2 publisher set it (stamp and frame_id)
         try:
-            cmd = conversions.joint_command_from_ros(ros_msg)
-        except ConversionError as exc:
+            body, content_type = command_cdr.command_body(data, self._command_serialization)
+        except (ConversionError, CdrError) as exc:
             self._warn(('command', aimrt_topic), f'joint command not sent: {bounded(exc)}')
             return
-        body, content_type = codec.encode_body(cmd, self._command_serialization)
-        for target in targets:   # only enqueues: a slow target never blocks the executor
-            target.submit(aimrt_topic, self._command_type, body, content_type)
+        items.append((aimrt_topic, self._command_type, body, content_type))
 
     def destroy_node(self):
         """Stop the HTTP server and the command workers, then destroy the node."""

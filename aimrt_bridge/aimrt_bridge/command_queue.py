@@ -54,19 +54,36 @@ class CommandTarget:
 
     def submit(self, topic, msg_type, body, content_type):
         """Queue one POST; never blocks. Returns False when an older command was dropped."""
+        return self._enqueue([(topic, msg_type, body, content_type)]) == 0
+
+    def submit_many(self, items):
+        """
+        Queue (topic, msg_type, body, content_type) POSTs in order; never blocks.
+
+        One lock and one wake-up of the worker for the lot. Returns how many older
+        commands were dropped to make room (the newest `depth` are kept); 0 once stopped
+        (nothing is queued then).
+        """
+        return self._enqueue(items) or 0
+
+    def _enqueue(self, items):
+        """Queue items; the number of commands dropped, None when stopped."""
         with self._cond:
             if self._stopped:
-                return False
-            dropped = len(self._queue) >= self._depth
-            if dropped:
-                self._queue.popleft()
-                self.dropped += 1
-            self._queue.append((topic, msg_type, body, content_type))
+                return None
+            queue = self._queue
+            queue.extend(items)
+            dropped = len(queue) - self._depth
+            if dropped > 0:
+                for _ in range(dropped):
+                    queue.popleft()
+                self.dropped += dropped
             self._cond.notify()
-        if dropped:
-            self._on_event(self, 'dropped', 'queue of %d full, oldest command dropped'
-                           % self._depth)
-        return not dropped
+        if dropped > 0:
+            self._on_event(self, 'dropped', 'queue of %d full, %d oldest command%s dropped'
+                           % (self._depth, dropped, '' if dropped == 1 else 's'))
+            return dropped
+        return 0
 
     def status(self):
         """Counters of this target (a snapshot)."""

@@ -140,3 +140,31 @@ def test_a_burst_to_a_keep_alive_target_is_pipelined_in_order(live_target):
     assert (st['sent'], st['failed'], st['dropped']) == (501, 0, 0)
     assert batches[0] == 1 and max(batches) > 1     # alone on a new connection, then batches
     assert max(batches) <= 64
+
+
+def test_submit_many_keeps_the_newest_and_counts_the_dropped(dead_target):
+    events = []
+    target = CommandTarget(ChannelPublisher(dead_target, 0.5), depth=5,
+                           on_event=lambda t, reason, text: events.append((reason, text)))
+    try:
+        # the worker may already hold the first command in its POST: fill past it
+        assert target.submit_many([('t', 'm', b'%d' % i, 'c') for i in range(3)]) == 0
+        target.wait_idle(0.0)
+        dropped = target.submit_many([('t', 'm', b'%d' % i, 'c') for i in range(3, 10)])
+        st = target.status()
+        assert st['queued'] <= 5
+        assert dropped == st['dropped'] and st['queued'] + st['busy'] + dropped == 10
+        assert [item[2] for item in target._queue] == [b'%d' % i for i in
+                                                       range(10 - st['queued'], 10)]
+        assert ('dropped', 'queue of 5 full, %d oldest commands dropped' % dropped) in events
+    finally:
+        target.stop(timeout=0.5)
+
+
+def test_submit_after_stop_queues_nothing(dead_target):
+    target = CommandTarget(ChannelPublisher(dead_target, 0.5), depth=5)
+    target.stop(timeout=0.5)
+    assert target.submit('t', 'm', b'x', 'c') is False
+    assert target.submit_many([('t', 'm', b'x', 'c')] * 3) == 0
+    st = target.status()
+    assert (st['queued'], st['dropped'], st['unsent']) == (0, 0, 0)
