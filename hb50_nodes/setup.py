@@ -25,7 +25,7 @@ setup(
     license='Apache-2.0',
     tests_require=['pytest'],
     # Plain launcher scripts instead of console_scripts: the generated console_scripts wrapper
-    # scans the installed metadata (~0.15 s) before any of our code can install the SIGINT /
+    # scans the installed metadata before any of our code can install the SIGINT /
     # SIGTERM handlers; bin/* install them first (node_runtime.stop).
     scripts=glob('bin/*'),
 )

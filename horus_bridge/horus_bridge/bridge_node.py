@@ -327,7 +327,7 @@ def main(args=None):
     failure (a shared-memory segment that cannot be opened).
     """
     # SingleThreadedExecutor kept: with EventsExecutor the bridge used less CPU but
-    # delivered about half as many messages at 20 000/s offered (README, Performance).
+    # delivered fewer messages at high offered rates (benchmarks/README.md).
     return runner.run_nodes([HorusBridge], args, executor=SingleThreadedExecutor)
 
 

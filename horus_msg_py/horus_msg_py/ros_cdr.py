@@ -3,10 +3,10 @@
 """
 HORUS bytes -> serialized ROS 2 message (CDR), without building a Python message.
 
-rclpy's ``Publisher.publish`` accepts the serialized bytes of a message; on this machine
-that costs ~1.5 us against ~9 us for a message object, and building the
-``sensor_msgs/LaserScan`` object from HORUS bytes costs another ~10 us. For the fixed
-layouts below the CDR bytes are assembled directly from the HORUS slot.
+rclpy's ``Publisher.publish`` accepts the serialized bytes of a message, which is several
+times cheaper than publishing a message object, and building the ``sensor_msgs/LaserScan``
+object from HORUS bytes would cost more again (figures: benchmarks/README.md). For the
+fixed layouts below the CDR bytes are assembled directly from the HORUS slot.
 
 What rmw_fastrtps_cpp serializes (Fast DDS 2.14 on Jazzy, 3.2 on Kilted; XCDR1, little
 endian): a 4-byte encapsulation header ``00 01 00 00``, then the fields in declaration

@@ -3,8 +3,8 @@
 Command intake of the simulator: untrusted samples in, whole valid commands out.
 
 Every sample is checked in O(1) on its serialized size before Cyclone's Python binding
-turns it into objects (which costs ~20 us per sequence entry: a LowCmd with 50 000
-motor_cmd entries would hold the 500 Hz loop for ~0.5 s). No valid command is larger than
+turns it into objects (a cost per sequence entry: a LowCmd with tens of thousands of
+motor_cmd entries would hold the 500 Hz loop for many ticks). No valid command is larger than
 twice the size of one with the expected entry count, so anything bigger is rejected
 unread; the rest is deserialized and validated whole (validation.py).
 

@@ -2,7 +2,7 @@
 """
 rt/lowstate and rt/handstate as serialized bytes, written without cyclonedds' serializer.
 
-A profile of the 500 Hz loop put ~85-90 % of its time in the cyclonedds Python serializer
+A profile of the 500 Hz loop put most of its time in the cyclonedds Python serializer
 (building a LowState_ of 19 MotorState_ objects, then `serialize`, field by field in
 Python). Both messages have a fixed layout once the battery status text is known, so they
 are packed with one `struct.Struct` each: `ros_wire.FixedLayout` (the workspace's compiler

@@ -116,7 +116,7 @@ class RobstrideClient:
         if not _wait_for_service(client, self.timeout_sec):
             raise ServiceUnavailableError(f'{name} not available after {self.timeout_sec:g} s')
         future = client.call_async(request)
-        # spin_once until done: Jazzy's spin_until_future_complete costs ~3 ms more a call.
+        # spin_once until done: Jazzy's spin_until_future_complete adds milliseconds a call.
         deadline = time.monotonic() + self.timeout_sec
         while not future.done() and time.monotonic() < deadline:
             self._executor.spin_once(timeout_sec=min(0.1, max(0.0, deadline - time.monotonic())))
