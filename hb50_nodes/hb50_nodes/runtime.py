@@ -28,7 +28,7 @@ class StampClock:
     """
     The time a node stamps its messages with: wall clock, or the node's clock with use_sim_time.
 
-    Without use_sim_time (the default) the stamps are time.time_ns(), ~5x cheaper than
+    Without use_sim_time (the default) the stamps are time.time_ns(), much cheaper than
     node.get_clock().now() (the 500 Hz path). With use_sim_time:=true they are the node's ROS
     clock, which follows /clock (0 until the first /clock message). A later set of
     use_sim_time switches between the two.

@@ -225,7 +225,7 @@ def test_hz_follows_the_500_hz_stream(ros2, stack):
     # hz must keep up with a 500 Hz stream: its rate equals the rate the bridge really
     # published over the same seconds (counted by the bridge itself), whatever the load
     # lets the bridge reach. 500 Hz +- 1 % itself is the bridge's timing, a figure of
-    # benchmarks/hb50_bench.py (2026-11-30, load 2: hz read 499.97-500.03 Hz).
+    # benchmarks/hb50_bench.py (figures in benchmarks/README.md).
     proc = ros2.start('topic', 'hz', '/hb50/bridge_data')
     deadline = time.monotonic() + 60
     seen = []     # (wall-clock ns when the test saw it, report)
