@@ -126,9 +126,10 @@ class ControlCore:
         self.target = None           # last commanded joint positions (12,)
         self.cmd = VelocityCommand()
         self.cmd_time = None
-        self.twist = np.zeros(3)     # ramped (vx, vy, wz) actually walked
+        self.twist = [0.0, 0.0, 0.0]     # ramped (vx, vy, wz) actually walked
         self.height = cfg.stand_height
-        self.tilt = np.zeros(2)      # ramped (roll, pitch) set-point actually commanded, rad
+        self.tilt = [0.0, 0.0]   # ramped (roll, pitch) set-point actually commanded, rad
+        self._q = None               # self.q as plain floats (taken by _estimate each tick)
         self._stand_from = None
         self._stand_t = 0.0
         self._still_time = 0.0
@@ -191,8 +192,8 @@ class ControlCore:
         self._stand_from = self.q.copy()
         self._stand_t = 0.0
         self.trot.reset()
-        self.twist[:] = 0.0
-        self.tilt[:] = 0.0
+        self.twist = [0.0, 0.0, 0.0]
+        self.tilt = [0.0, 0.0]
 
     # --- 500 Hz step ----------------------------------------------------------------------
     def step(self, now, dt):
@@ -204,8 +205,9 @@ class ControlCore:
         if self.mode == MODE_IDLE:
             self._start_stand_up()
             events.append((levels.OK, 'standing up'))
-        elif self.target is not None and np.max(np.abs(self.q - self.target)) > \
-                self.cfg.replan_threshold and self.mode != MODE_STAND_UP:
+        elif self.target is not None and self.mode != MODE_STAND_UP and max(
+                abs(a - b) for a, b in zip(self._q, self.target.tolist())) > \
+                self.cfg.replan_threshold:
             # Someone else moved the joints (custom source, damping): stand up from here.
             self._start_stand_up()
             events.append((levels.WARN, 'joints far from target: standing up again'))
@@ -247,9 +249,11 @@ class ControlCore:
 
     def _walk(self, cmd, dt, events):
         cfg = self.cfg
-        want = np.array([cmd.vx, cmd.vy, cmd.yaw_rate])
-        self.twist += np.clip(want - self.twist, -cfg.accel_limit * dt, cfg.accel_limit * dt)
-        moving = cmd.moving or np.max(np.abs(self.twist)) > 1e-3
+        # Ramps (np.clip of the step) in plain floats: three and two values per tick.
+        lim = cfg.accel_limit * dt
+        self.twist = twist = [t + min(max(w - t, -lim), lim)
+                              for w, t in zip((cmd.vx, cmd.vy, cmd.yaw_rate), self.twist)]
+        moving = cmd.moving or max(abs(t) for t in twist) > 1e-3
         if self.mode == MODE_STAND and moving:
             self.mode = MODE_LOCOMOTION
             self.trot.reset()
@@ -258,8 +262,9 @@ class ControlCore:
         # Body tilt: ramp towards the commanded roll/pitch at cmd_vel_ang (rad/s), then express
         # the level-frame foot targets in the tilted body frame (feet stay on the ground).
         step = cfg.cmd_vel_ang * dt
-        self.tilt += np.clip(np.array([cmd.roll, cmd.pitch]) - self.tilt, -step, step)
-        rot = rotation_rp(*self.tilt) if self.tilt.any() else None
+        self.tilt = tilt = [t + min(max(w - t, -step), step)
+                            for w, t in zip((cmd.roll, cmd.pitch), self.tilt)]
+        rot = rotation_rp(*tilt) if tilt[0] or tilt[1] else None
         if self.mode == MODE_LOCOMOTION:
             nominal = self.nominal_feet(self.height)
             feet = self.trot.feet(nominal, *self.twist)
@@ -267,7 +272,7 @@ class ControlCore:
             touchdown = self.trot.advance(dt)
             feet_next = self.trot.feet(nominal, *self.twist)
             self._still_time = 0.0 if moving else self._still_time + dt
-            fast = np.hypot(self.twist[0], self.twist[1]) > cfg.run_fraction * cfg.cmd_vel_lin
+            fast = math.hypot(twist[0], twist[1]) > cfg.run_fraction * cfg.cmd_vel_lin
             self.gait = GAIT_RUN if fast else GAIT_WALK
             if touchdown and self._still_time >= cfg.gait_period:
                 # Stop at a touchdown: with zero twist every foot is back on its nominal spot.
@@ -310,7 +315,8 @@ class ControlCore:
         """
         cfg, est, geo = self.cfg, self.est, self.geo
         la, lt, ls = geo.l_abad, geo.l_thigh, geo.l_shank
-        q, dq, tau = self.q.tolist(), self.dq.tolist(), self.tau.tolist()
+        self._q = q = self.q.tolist()
+        dq, tau = self.dq.tolist(), self.tau.tolist()
         sin, cos = math.sin, math.cos
         feet, vel, force, contact, planted = [], [], [], [], []
         threshold = cfg.contact_force
