@@ -34,22 +34,14 @@ import tempfile
 import threading
 import time
 
+from _cpu_sampling import load, measure_cpu as measure_pids_cpu
+from robstride_sim_cycle import params_file
 from workspace_testing import allocate_domain, executable, localhost_env, start, stop
 
 RATE = 500.0
 TARGET_CPU = 10.0
 TARGET_RATIO = 2.0
 _IGNORED = ('/rosout', '/parameter_events')
-
-
-def cpu_seconds(pid):
-    with open(f'/proc/{pid}/stat', encoding='utf-8') as f:
-        fields = f.read().rsplit(')', 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf('SC_CLK_TCK')
-
-
-def load():
-    return f'{os.getloadavg()[0]:.2f}'
 
 
 def get_message(type_name):
@@ -242,11 +234,7 @@ def start_floor(spec, tmp, env):
 
 def measure_cpu(procs, seconds):
     """CPU % of one core of each process over the same `seconds`."""
-    cpu0 = [cpu_seconds(p.pid) for p in procs]
-    t0 = time.monotonic()
-    time.sleep(seconds)
-    wall = time.monotonic() - t0
-    return [100.0 * (cpu_seconds(p.pid) - c) / wall for p, c in zip(procs, cpu0)]
+    return measure_pids_cpu([p.pid for p in procs], seconds)
 
 
 def verdict(cpu, floor, target=TARGET_CPU):
@@ -336,20 +324,6 @@ def case_plain(label, cmd, env, args, ready, bare):
     print(f'  {verdict(cpu, bare)}  (load {before} -> {load()})')
 
 
-def robstride_params(n_motors, directory):
-    path = os.path.join(directory, f'rs_{n_motors}.yaml')
-    names = ', '.join(f'joint_{i + 1}' for i in range(n_motors))
-    with open(path, 'w', encoding='utf-8') as f:
-        f.write('/**/robstride_hardware_interface:\n  ros__parameters:\n'
-                f'    joint_names: [{names}]\n'
-                f'    can_ids: {list(range(1, n_motors + 1))}\n'
-                f'    models: [{", ".join(["RS03"] * n_motors)}]\n'
-                f'    directions: {[1] * n_motors}\n'
-                f'    kp: {[50.0] * n_motors}\n'
-                f'    kd: {[2.0] * n_motors}\n')
-    return path
-
-
 def main():
     p = argparse.ArgumentParser(description=__doc__.strip().split('\n')[0])
     p.add_argument('--duration', type=float, default=10.0, help='s per CPU measurement')
@@ -388,7 +362,7 @@ def main():
             if 'robstride' in cases:
                 for n in (2, 12):
                     cmd = [executable('robstride_sim', 'robstride_sim_node'), '--ros-args',
-                           '--params-file', robstride_params(n, tmp), '-r',
+                           '--params-file', params_file(n, tmp), '-r',
                            '__ns:=/rs_bench', '--log-level', 'warn']
                     case_nodes(observer, f'robstride_sim, {n} motors', [cmd],
                                [[('robstride_hardware_interface', '/rs_bench')]],
