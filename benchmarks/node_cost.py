@@ -16,8 +16,9 @@ Target (issue 20): every 500 Hz node <= 10 % of one core and <= 2x its floor; hb
 (two 500 Hz nodes in one process) <= 20 % and <= 2x the floor of the same four nodes' topics
 in one process. Cases: hb50 bridge_node + control_node on MuJoCo (3 processes), hb50_stack,
 robstride_sim_node with 2 and with 12 motors, and adam_sim (MuJoCo) and aimrt_mujoco_sim,
-which are not rclpy nodes (Cyclone DDS, HTTP): those two are shown beside a bare rclpy 500 Hz
-timer node without topics (their same-topic floor is pnd_lowstate.py's, for adam_sim).
+which are not rclpy nodes (Cyclone DDS, HTTP): their floors are in the same technology, the
+simulator's own endpoints and 500 Hz DeadlineLoop with the model's step left out (bytes
+encoded once).
 
     python3 benchmarks/node_cost.py [--duration 10] [--warmup 5] [--cases hb50,stack,...]
 Needs the workspace sourced. The load average is printed beside every figure.
@@ -34,22 +35,14 @@ import tempfile
 import threading
 import time
 
+from _cpu_sampling import load, measure_cpu as measure_pids_cpu
+from robstride_sim_cycle import params_file
 from workspace_testing import allocate_domain, executable, localhost_env, start, stop
 
 RATE = 500.0
 TARGET_CPU = 10.0
 TARGET_RATIO = 2.0
 _IGNORED = ('/rosout', '/parameter_events')
-
-
-def cpu_seconds(pid):
-    with open(f'/proc/{pid}/stat', encoding='utf-8') as f:
-        fields = f.read().rsplit(')', 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf('SC_CLK_TCK')
-
-
-def load():
-    return f'{os.getloadavg()[0]:.2f}'
 
 
 def get_message(type_name):
@@ -107,6 +100,73 @@ def run_floor(spec_path):
         executor.shutdown(timeout_sec=1.0)
         node.destroy_node()
         rclpy.try_shutdown()
+    return 0
+
+
+def _stop_event():
+    stopping = threading.Event()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, lambda *_: stopping.set())
+    return stopping
+
+
+def _run_loop(tick, stopping):
+    """Tick at RATE in node_runtime's DeadlineLoop (the simulators' loop) until stopping."""
+    from node_runtime.loop import DeadlineLoop
+    from node_runtime.runner import StopWait
+    loop = DeadlineLoop(1.0 / RATE, tick, raise_errors=True)
+    loop.prepare_thread()
+    print('running:', flush=True)
+    loop.run(StopWait(stopping), lambda: not stopping.is_set())
+
+
+def run_adam_floor(domain):
+    """
+    Run adam_sim's floor until SIGINT: its DDS endpoints and loop, without the model.
+
+    The same Cyclone DDS participant, writers (rt/lowstate, rt/handstate) and command readers
+    (rt/lowcmd, rt/handcmd, drained every tick) as the simulator, writing bytes encoded once.
+    """
+    from pnd_adam_sim.simulator import AdamSimulator
+    from pnd_adam_sim.state_cdr import write_serialized
+    stopping = _stop_event()
+    sim = AdamSimulator(domain, RATE, stop=stopping)
+    low, hand = sim.encoder.lowstate(sim.model), sim.encoder.handstate(sim.model)
+
+    def tick(_deadline):
+        sim.lowcmd_intake.drain()
+        sim.handcmd_intake.drain()
+        write_serialized(sim.lowstate_writer, low)
+        write_serialized(sim.handstate_writer, hand)
+    try:
+        _run_loop(tick, stopping)
+    finally:
+        sim.close()
+    return 0
+
+
+def run_aimrt_floor(config):
+    """
+    Run aimrt_mujoco_sim's floor until SIGINT: its HTTP endpoints and loop, without physics.
+
+    The same JointCommand server and state poster as the simulator; every publish_every-th
+    tick offers a state batch encoded once.
+    """
+    from aimrt_mujoco_sim.sim import AimrtMujocoSim, load_config
+    stopping = _stop_event()
+    sim = AimrtMujocoSim(load_config(config), stopping)
+    batch = sim.state_batch(time.time_ns())
+    ticks = [0]
+
+    def tick(_deadline):
+        ticks[0] += 1
+        if ticks[0] % sim.publish_every == 0:
+            sim.poster.offer(batch)
+    sim.start()
+    try:
+        _run_loop(tick, stopping)
+    finally:
+        sim.close()
     return 0
 
 
@@ -242,11 +302,7 @@ def start_floor(spec, tmp, env):
 
 def measure_cpu(procs, seconds):
     """CPU % of one core of each process over the same `seconds`."""
-    cpu0 = [cpu_seconds(p.pid) for p in procs]
-    t0 = time.monotonic()
-    time.sleep(seconds)
-    wall = time.monotonic() - t0
-    return [100.0 * (cpu_seconds(p.pid) - c) / wall for p, c in zip(procs, cpu0)]
+    return measure_pids_cpu([p.pid for p in procs], seconds)
 
 
 def verdict(cpu, floor, target=TARGET_CPU):
@@ -321,33 +377,24 @@ def case_nodes(observer, label, commands, names, args, env, tmp, target=TARGET_C
                   f'{RATE:.0f} Hz would be {cpu * RATE / min(fast):.1f} %')
 
 
-def case_plain(label, cmd, env, args, ready, bare):
-    """Measure a process that is not an rclpy node, beside the bare rclpy 500 Hz node."""
-    proc = start(cmd, env=env)
-    try:
-        if not proc.wait_for_output(ready, 60, period=0.01):
-            raise RuntimeError(f'{label} did not start: {proc.output()[-500:]}')
-        time.sleep(args.warmup)
-        before = load()
-        cpu, = measure_cpu([proc], args.duration)
-    finally:
-        stop(proc)
-    print(f'{label} (not an rclpy node; floor: bare rclpy 500 Hz timer node, no topics)')
-    print(f'  {verdict(cpu, bare)}  (load {before} -> {load()})')
-
-
-def robstride_params(n_motors, directory):
-    path = os.path.join(directory, f'rs_{n_motors}.yaml')
-    names = ', '.join(f'joint_{i + 1}' for i in range(n_motors))
-    with open(path, 'w', encoding='utf-8') as f:
-        f.write('/**/robstride_hardware_interface:\n  ros__parameters:\n'
-                f'    joint_names: [{names}]\n'
-                f'    can_ids: {list(range(1, n_motors + 1))}\n'
-                f'    models: [{", ".join(["RS03"] * n_motors)}]\n'
-                f'    directions: {[1] * n_motors}\n'
-                f'    kp: {[50.0] * n_motors}\n'
-                f'    kd: {[2.0] * n_motors}\n')
-    return path
+def case_plain(label, cmd, floor_cmd, env, args, ready, what):
+    """Measure a process that is not an rclpy node, then its same-technology floor."""
+    cpus = []
+    loads = []
+    for command in (cmd, floor_cmd):
+        proc = start(command, env=env)
+        try:
+            if not proc.wait_for_output(ready, 60, period=0.01):
+                raise RuntimeError(f'{label} did not start: {proc.output()[-500:]}')
+            time.sleep(args.warmup)
+            loads.append(load())
+            cpus += measure_cpu([proc], args.duration)
+            loads[-1] += f' -> {load()}'
+        finally:
+            stop(proc)
+        time.sleep(1.0)
+    print(f'{label} (not an rclpy node; floor: {what})')
+    print(f'  {verdict(*cpus)}  (load {loads[0]}; floor load {loads[1]})')
 
 
 def main():
@@ -359,9 +406,15 @@ def main():
     p.add_argument('--domain', type=int, default=None,
                    help='ROS_DOMAIN_ID (default: a free one from workspace_testing)')
     p.add_argument('--floor', metavar='SPEC', help=argparse.SUPPRESS)
+    p.add_argument('--adam-floor', metavar='DOMAIN', type=int, help=argparse.SUPPRESS)
+    p.add_argument('--aimrt-floor', metavar='CONFIG', help=argparse.SUPPRESS)
     args = p.parse_args()
     if args.floor:
         return run_floor(args.floor)
+    if args.adam_floor is not None:
+        return run_adam_floor(args.adam_floor)
+    if args.aimrt_floor:
+        return run_aimrt_floor(args.aimrt_floor)
     domain = args.domain if args.domain is not None else allocate_domain()
     env = localhost_env(domain)
     os.environ.update(env)
@@ -388,36 +441,32 @@ def main():
             if 'robstride' in cases:
                 for n in (2, 12):
                     cmd = [executable('robstride_sim', 'robstride_sim_node'), '--ros-args',
-                           '--params-file', robstride_params(n, tmp), '-r',
+                           '--params-file', params_file(n, tmp), '-r',
                            '__ns:=/rs_bench', '--log-level', 'warn']
                     case_nodes(observer, f'robstride_sim, {n} motors', [cmd],
                                [[('robstride_hardware_interface', '/rs_bench')]],
                                args, env, tmp)
-            if cases & {'adam', 'aimrt'}:
-                bare_spec = {'name': 'bare_floor', 'namespace': '/', 'pubs': [], 'subs': []}
-                bare = start_floor(bare_spec, tmp, env)
-                try:
-                    time.sleep(2.0)
-                    bare_cpu, = measure_cpu([bare], args.duration)
-                finally:
-                    stop(bare)
-                print(f'bare rclpy 500 Hz timer node, no topics: CPU {bare_cpu:.1f} % '
-                      f'(load {load()})')
-                if 'adam' in cases:
-                    from ament_index_python.packages import get_package_share_directory
-                    cfg = os.path.join(get_package_share_directory('pnd_adam_sim'), 'config',
-                                       'adam_sim.yaml')
-                    case_plain('adam_sim on MuJoCo (shipped config)',
-                               [executable('pnd_adam_sim', 'adam_sim'), '--config', cfg,
-                                '--domain', str(domain)], env, args, 'running:', bare_cpu)
-                if 'aimrt' in cases:
-                    from workspace_testing import free_port
-                    cfg = os.path.join(tmp, 'aimrt.json')
-                    with open(cfg, 'w', encoding='utf-8') as f:
-                        json.dump({'listen_port': free_port()}, f)
-                    case_plain('aimrt_mujoco_sim',
-                               [executable('aimrt_mujoco_sim', 'aimrt_mujoco_sim'), '--config',
-                                cfg], env, args, 'running:', bare_cpu)
+            if 'adam' in cases:
+                from ament_index_python.packages import get_package_share_directory
+                cfg = os.path.join(get_package_share_directory('pnd_adam_sim'), 'config',
+                                   'adam_sim.yaml')
+                case_plain('adam_sim on MuJoCo (shipped config)',
+                           [executable('pnd_adam_sim', 'adam_sim'), '--config', cfg,
+                            '--domain', str(domain)],
+                           [sys.executable, os.path.abspath(__file__), '--adam-floor',
+                            str(domain)], env, args, 'running:',
+                           'the same Cyclone DDS writers, readers and 500 Hz loop, no model')
+            if 'aimrt' in cases:
+                from workspace_testing import free_port
+                cfg = os.path.join(tmp, 'aimrt.json')
+                with open(cfg, 'w', encoding='utf-8') as f:
+                    json.dump({'listen_port': free_port()}, f)
+                case_plain('aimrt_mujoco_sim',
+                           [executable('aimrt_mujoco_sim', 'aimrt_mujoco_sim'), '--config',
+                            cfg],
+                           [sys.executable, os.path.abspath(__file__), '--aimrt-floor', cfg],
+                           env, args, 'running:',
+                           'the same HTTP server, state poster and 500 Hz loop, no physics')
     finally:
         observer.close()
     print(f'load average after: {load()}')

@@ -27,6 +27,7 @@ import tempfile
 import threading
 import time
 
+from _cpu_sampling import CpuWindow, load
 from workspace_testing import executable, isolate, start, stop
 
 RATE_HZ = 500.0
@@ -55,16 +56,6 @@ def core_cycle_cost(n_motors, cycles=5000):
         hw.read(t)
         hw.write(t)
     return (time.perf_counter() - start) / cycles * 1e6
-
-
-def _cpu_seconds(pid):
-    with open(f'/proc/{pid}/stat') as f:
-        fields = f.read().rsplit(')', 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf('SC_CLK_TCK')
-
-
-def _load():
-    return '/'.join(f'{x:.2f}' for x in os.getloadavg())
 
 
 def make_executor(kind):
@@ -150,11 +141,11 @@ def measure(node, cmd, namespace, seconds):
         while time.monotonic() < end:
             rclpy.spin_once(node, timeout_sec=0.01)
         arrivals.clear()
-        cpu0, t0 = _cpu_seconds(proc.pid), time.monotonic()
-        end = t0 + seconds
+        window = CpuWindow([proc.pid])
+        end = time.monotonic() + seconds
         while time.monotonic() < end:
             rclpy.spin_once(node, timeout_sec=0.01)
-        cpu = (_cpu_seconds(proc.pid) - cpu0) / (time.monotonic() - t0) * 100
+        cpu, = window.percent()
         gaps = sorted((b - a) * 1e3 for a, b in zip(arrivals, arrivals[1:]))
         return (len(arrivals) / seconds, statistics.median(gaps),
                 gaps[int(0.99 * (len(gaps) - 1))], gaps[-1], cpu)
@@ -200,15 +191,15 @@ def main():
                 cmd = [executable('robstride_sim', 'robstride_sim_node'), '--ros-args',
                        '--params-file', params_file(n, tmp), '-r', '__ns:=/rs_bench']
                 rate, p50, p99, worst, cpu = measure(node, cmd, '/rs_bench', seconds)
-                load = _load()
+                node_load = load(None)
                 f_rate, _, f_p99, _, f_cpu = measure(
                     node, floor_cmd + [str(n), args.executor], '/rs_floor', seconds)
                 ratio, met = verdict(cpu, f_cpu)
-                print(f'node @500 Hz, {n:2d} motors, {seconds:g} s (load {load}): state '
+                print(f'node @500 Hz, {n:2d} motors, {seconds:g} s (load {node_load}): state '
                       f'received {rate:.1f} Hz, gap p50 {p50:.2f} ms p99 {p99:.2f} ms max '
                       f'{worst:.2f} ms, node CPU {cpu:.1f} %')
                 print(f'  floor (bare rclpy 500 Hz publisher of RobstrideState + JointState, '
-                      f'{n} joints, {args.executor} executor; load {_load()}): {f_cpu:.1f} % '
+                      f'{n} joints, {args.executor} executor; load {load(None)}): {f_cpu:.1f} % '
                       f'CPU, received {f_rate:.1f} Hz, gap p99 {f_p99:.2f} ms')
                 print(f'  node CPU {cpu:.1f} % (target <= {TARGET_CPU:g} %), ratio to floor '
                       f'{ratio:.1f}x (target <= {TARGET_RATIO:g}x): {met}')

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """control_node's logic without ROS: mode machine, joint targets and state estimation."""
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 import math
 
 import numpy as np
@@ -9,7 +9,7 @@ import numpy as np
 from . import kinematics, levels
 from .drives import GRAVITY
 from .gait import InvalidVelocityCommand, scale_velocity, smoothstep, Trot, VelocityCommand
-from .layout import NUM_JOINTS, NUM_LEGS
+from .layout import LEG_SIDE, NUM_JOINTS, NUM_LEGS
 
 # RobotState enums (values as in hb50_commons/msg/RobotState.msg).
 MODE_IDLE, MODE_STAND_UP, MODE_STAND, MODE_LOCOMOTION, MODE_DAMPING = 0, 1, 2, 3, 4
@@ -38,20 +38,53 @@ class ControlConfig:
     velocity_filter: float = 0.02     # per-tick low-pass factor of the body velocity estimate
 
 
-@dataclass
 class Estimate:
-    """State estimate published as RobotState."""
+    """
+    State estimate published as RobotState.
 
-    feet: np.ndarray = field(default_factory=lambda: np.zeros((NUM_LEGS, 3)))
-    foot_vel: np.ndarray = field(default_factory=lambda: np.zeros((NUM_LEGS, 3)))
-    force: np.ndarray = field(default_factory=lambda: np.zeros((NUM_LEGS, 3)))
-    contact: np.ndarray = field(default_factory=lambda: np.zeros(NUM_LEGS, dtype=bool))
-    position: np.ndarray = field(default_factory=lambda: np.zeros(3))
-    quat: tuple = (0.0, 0.0, 0.0, 1.0)
-    rpy: tuple = (0.0, 0.0, 0.0)      # rad, from the IMU orientation
-    body_lin: np.ndarray = field(default_factory=lambda: np.zeros(3))
-    body_ang: np.ndarray = field(default_factory=lambda: np.zeros(3))
-    world_lin: np.ndarray = field(default_factory=lambda: np.zeros(3))
+    Kept in plain floats (per leg: tuples of three): the 500 Hz tick computes and packs them
+    without a numpy call per field. The array properties are for readers outside the tick.
+    """
+
+    def __init__(self):
+        self.feet_rows = ((0.0, 0.0, 0.0),) * NUM_LEGS        # m, body frame
+        self.foot_vel_rows = ((0.0, 0.0, 0.0),) * NUM_LEGS    # m/s, body frame
+        self.force_rows = ((0.0, 0.0, 0.0),) * NUM_LEGS       # N, ground reaction force
+        self.contact_flags = (False,) * NUM_LEGS
+        self.position_xyz = [0.0, 0.0, 0.0]                   # m, odom frame
+        self.quat = (0.0, 0.0, 0.0, 1.0)
+        self.rpy = (0.0, 0.0, 0.0)        # rad, from the IMU orientation
+        self.body_lin_xyz = [0.0, 0.0, 0.0]                   # m/s, body frame
+        self.body_ang = (0.0, 0.0, 0.0)   # rad/s, the IMU's angular velocity
+        self.world_lin_xyz = (0.0, 0.0, 0.0)                  # m/s, yaw-aligned frame
+
+    @property
+    def feet(self):
+        return np.array(self.feet_rows)
+
+    @property
+    def foot_vel(self):
+        return np.array(self.foot_vel_rows)
+
+    @property
+    def force(self):
+        return np.array(self.force_rows)
+
+    @property
+    def contact(self):
+        return np.array(self.contact_flags, dtype=bool)
+
+    @property
+    def position(self):
+        return np.array(self.position_xyz)
+
+    @property
+    def body_lin(self):
+        return np.array(self.body_lin_xyz)
+
+    @property
+    def world_lin(self):
+        return np.array(self.world_lin_xyz)
 
 
 @dataclass
@@ -93,9 +126,10 @@ class ControlCore:
         self.target = None           # last commanded joint positions (12,)
         self.cmd = VelocityCommand()
         self.cmd_time = None
-        self.twist = np.zeros(3)     # ramped (vx, vy, wz) actually walked
+        self.twist = [0.0, 0.0, 0.0]     # ramped (vx, vy, wz) actually walked
         self.height = cfg.stand_height
-        self.tilt = np.zeros(2)      # ramped (roll, pitch) set-point actually commanded, rad
+        self.tilt = [0.0, 0.0]   # ramped (roll, pitch) set-point actually commanded, rad
+        self._q = None               # self.q as plain floats (taken by _estimate each tick)
         self._stand_from = None
         self._stand_t = 0.0
         self._still_time = 0.0
@@ -111,8 +145,10 @@ class ControlCore:
         self.q = np.asarray(q, dtype=float)
         self.dq = np.asarray(dq, dtype=float)
         self.tau = np.asarray(tau, dtype=float)
-        self.est.quat = tuple(float(v) for v in quat)
-        self.est.body_ang = np.asarray(gyro, dtype=float)
+        x, y, z, w = quat
+        self.est.quat = (float(x), float(y), float(z), float(w))
+        x, y, z = gyro
+        self.est.body_ang = (float(x), float(y), float(z))
 
     def on_velocity_command(self, linear, angular, now):
         """Take a velocity command; return an event when it is ignored."""
@@ -156,8 +192,8 @@ class ControlCore:
         self._stand_from = self.q.copy()
         self._stand_t = 0.0
         self.trot.reset()
-        self.twist[:] = 0.0
-        self.tilt[:] = 0.0
+        self.twist = [0.0, 0.0, 0.0]
+        self.tilt = [0.0, 0.0]
 
     # --- 500 Hz step ----------------------------------------------------------------------
     def step(self, now, dt):
@@ -169,8 +205,9 @@ class ControlCore:
         if self.mode == MODE_IDLE:
             self._start_stand_up()
             events.append((levels.OK, 'standing up'))
-        elif self.target is not None and np.max(np.abs(self.q - self.target)) > \
-                self.cfg.replan_threshold and self.mode != MODE_STAND_UP:
+        elif self.target is not None and self.mode != MODE_STAND_UP and max(
+                abs(a - b) for a, b in zip(self._q, self.target.tolist())) > \
+                self.cfg.replan_threshold:
             # Someone else moved the joints (custom source, damping): stand up from here.
             self._start_stand_up()
             events.append((levels.WARN, 'joints far from target: standing up again'))
@@ -212,9 +249,11 @@ class ControlCore:
 
     def _walk(self, cmd, dt, events):
         cfg = self.cfg
-        want = np.array([cmd.vx, cmd.vy, cmd.yaw_rate])
-        self.twist += np.clip(want - self.twist, -cfg.accel_limit * dt, cfg.accel_limit * dt)
-        moving = cmd.moving or np.max(np.abs(self.twist)) > 1e-3
+        # Ramps (np.clip of the step) in plain floats: three and two values per tick.
+        lim = cfg.accel_limit * dt
+        self.twist = twist = [t + min(max(w - t, -lim), lim)
+                              for w, t in zip((cmd.vx, cmd.vy, cmd.yaw_rate), self.twist)]
+        moving = cmd.moving or max(abs(t) for t in twist) > 1e-3
         if self.mode == MODE_STAND and moving:
             self.mode = MODE_LOCOMOTION
             self.trot.reset()
@@ -223,8 +262,9 @@ class ControlCore:
         # Body tilt: ramp towards the commanded roll/pitch at cmd_vel_ang (rad/s), then express
         # the level-frame foot targets in the tilted body frame (feet stay on the ground).
         step = cfg.cmd_vel_ang * dt
-        self.tilt += np.clip(np.array([cmd.roll, cmd.pitch]) - self.tilt, -step, step)
-        rot = rotation_rp(*self.tilt) if self.tilt.any() else None
+        self.tilt = tilt = [t + min(max(w - t, -step), step)
+                            for w, t in zip((cmd.roll, cmd.pitch), self.tilt)]
+        rot = rotation_rp(*tilt) if tilt[0] or tilt[1] else None
         if self.mode == MODE_LOCOMOTION:
             nominal = self.nominal_feet(self.height)
             feet = self.trot.feet(nominal, *self.twist)
@@ -232,7 +272,7 @@ class ControlCore:
             touchdown = self.trot.advance(dt)
             feet_next = self.trot.feet(nominal, *self.twist)
             self._still_time = 0.0 if moving else self._still_time + dt
-            fast = np.hypot(self.twist[0], self.twist[1]) > cfg.run_fraction * cfg.cmd_vel_lin
+            fast = math.hypot(twist[0], twist[1]) > cfg.run_fraction * cfg.cmd_vel_lin
             self.gait = GAIT_RUN if fast else GAIT_WALK
             if touchdown and self._still_time >= cfg.gait_period:
                 # Stop at a touchdown: with zero twist every foot is back on its nominal spot.
@@ -265,27 +305,82 @@ class ControlCore:
         return targets
 
     def _estimate(self, dt):
-        cfg, est = self.cfg, self.est
-        q = self.q.reshape(NUM_LEGS, 3)
-        est.feet, jac = kinematics.forward_and_jacobian(self.geo, q)
-        est.foot_vel = kinematics.foot_velocity(jac, self.dq.reshape(NUM_LEGS, 3))
-        est.force = kinematics.foot_force_from_torque(jac, self.tau.reshape(NUM_LEGS, 3))
-        est.contact = est.force[:, 2] > cfg.contact_force
-        vx, vy, wz = kinematics.body_twist_from_feet(est.feet, est.foot_vel, est.contact)
+        """
+        Feet, their velocities and forces, contacts, body velocity and height from the joints.
+
+        The math of kinematics.forward_and_jacobian, foot_velocity, foot_force_from_torque and
+        body_twist_from_feet, written out per leg in plain floats: at 500 Hz numpy's per-call
+        overhead on 3x3 blocks costs several times the arithmetic (test_control_core checks
+        the two agree).
+        """
+        cfg, est, geo = self.cfg, self.est, self.geo
+        la, lt, ls = geo.l_abad, geo.l_thigh, geo.l_shank
+        self._q = q = self.q.tolist()
+        dq, tau = self.dq.tolist(), self.tau.tolist()
+        sin, cos = math.sin, math.cos
+        feet, vel, force, contact, planted = [], [], [], [], []
+        threshold = cfg.contact_force
+        for leg, (side, (hx, hy, hz)) in enumerate(zip(LEG_SIDE, geo.hips.tolist())):
+            i = 3 * leg
+            q0, q1, q2 = q[i], q[i + 1], q[i + 2]
+            s0, c0 = sin(q0), cos(q0)
+            s12, c12 = sin(q1 + q2), cos(q1 + q2)
+            length = lt * cos(q1) + ls * c12
+            x = -lt * sin(q1) - ls * s12
+            sla = side * la
+            p = (hx + x, hy + (sla * c0 + length * s0), hz + (sla * s0 - length * c0))
+            # Jacobian entries j[row][joint]; j00 is always 0.
+            j01, j02 = -length, -ls * c12
+            j10, j11, j12 = -sla * s0 + length * c0, x * s0, -ls * s12 * s0
+            j20, j21, j22 = sla * c0 + length * s0, -x * c0, ls * s12 * c0
+            d0, d1, d2 = dq[i], dq[i + 1], dq[i + 2]
+            v = (j01 * d1 + j02 * d2, j10 * d0 + j11 * d1 + j12 * d2,
+                 j20 * d0 + j21 * d1 + j22 * d2)
+            # F = -J^-T tau, with J^-T = cofactor(J) / det(J); m0k: cofactors of row 0.
+            m00, m01, m02 = j11 * j22 - j12 * j21, j12 * j20 - j10 * j22, j10 * j21 - j11 * j20
+            det = j01 * m01 + j02 * m02
+            t0, t1, t2 = tau[i], tau[i + 1], tau[i + 2]
+            if det == 0.0:      # a fully stretched leg: least squares, as numpy would
+                jac_t = np.array(((0.0, j10, j20), (j01, j11, j21), (j02, j12, j22)))
+                f = tuple((-np.linalg.lstsq(jac_t, np.array((t0, t1, t2)),
+                                            rcond=None)[0]).tolist())
+            else:
+                inv = -1.0 / det
+                f = ((m00 * t0 + m01 * t1 + m02 * t2) * inv,
+                     ((j02 * j21 - j01 * j22) * t0 - j02 * j20 * t1 + j01 * j20 * t2) * inv,
+                     ((j01 * j12 - j02 * j11) * t0 + j02 * j10 * t1 - j01 * j10 * t2) * inv)
+            touching = f[2] > threshold
+            feet.append(p)
+            vel.append(v)
+            force.append(f)
+            contact.append(touching)
+            if touching:
+                planted.append((p[0], p[1], v[0], v[1]))
+        est.feet_rows, est.foot_vel_rows, est.force_rows = feet, vel, force
+        est.contact_flags = contact
+        vx, vy, _ = kinematics.planar_twist(planted)
         alpha = cfg.velocity_filter
-        est.body_lin[0] += alpha * (vx - est.body_lin[0])
-        est.body_lin[1] += alpha * (vy - est.body_lin[1])
+        body = est.body_lin_xyz
+        body[0] += alpha * (vx - body[0])
+        body[1] += alpha * (vy - body[1])
         # The IMU's roll and pitch level the feet and the body velocity.
         roll, pitch, yaw = est.rpy = quat_to_rpy(*est.quat)
-        rot = rotation_rp(roll, pitch)
-        level = rot @ est.body_lin
+        cr, sr, cp, sp = math.cos(roll), math.sin(roll), math.cos(pitch), math.sin(pitch)
+        bx, by, bz = body
+        # rotation_rp(roll, pitch) @ body_lin, written out.
+        lx = cp * bx + sp * sr * by + sp * cr * bz
+        ly = cr * by - sr * bz
+        lz = -sp * bx + cp * sr * by + cp * cr * bz
         c, s = math.cos(yaw), math.sin(yaw)
-        est.world_lin = np.array([c * level[0] - s * level[1], s * level[0] + c * level[1],
-                                  level[2]])
-        est.position[:2] += est.world_lin[:2] * dt
-        if est.contact.any():
-            feet_level = est.feet[est.contact] @ rot.T
-            est.position[2] = float(np.max(-feet_level[:, 2]))
+        wx, wy = c * lx - s * ly, s * lx + c * ly
+        est.world_lin_xyz = (wx, wy, lz)
+        pos = est.position_xyz
+        pos[0] += wx * dt
+        pos[1] += wy * dt
+        if planted:
+            # Height: the lowest levelled planted foot (the z row of the rotation).
+            pos[2] = max(sp * px - cp * sr * py - cp * cr * pz
+                         for (px, py, pz), touching in zip(feet, contact) if touching)
 
     @property
     def motion_type(self):

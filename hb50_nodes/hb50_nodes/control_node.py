@@ -14,12 +14,6 @@ from .loop_node import LoopNode
 from .runtime import run, StatusReporter
 
 
-def _vec(values):
-    """Three plain floats of a numpy vector or a sequence."""
-    x, y, z = values.tolist() if isinstance(values, np.ndarray) else values
-    return float(x), float(y), float(z)
-
-
 class ControlNode(LoopNode):
 
     def __init__(self, **kwargs):
@@ -113,19 +107,18 @@ class ControlNode(LoopNode):
                                     self._brake)
         est, core = self.core.est, self.core
         values = [sec, nanosec]
-        # One tolist() per array instead of one per leg: plain floats are what is packed.
-        for contact, p, v, f in zip(est.contact.tolist(), est.feet.tolist(),
-                                    est.foot_vel.tolist(), est.force.tolist()):
+        for contact, p, v, f in zip(est.contact_flags, est.feet_rows, est.foot_vel_rows,
+                                    est.force_rows):
             values.append(contact)
             values += p
             values += v
             values += f
-        body_ang = _vec(est.body_ang)
-        values += _vec(est.position)
+        body_ang = est.body_ang
+        values += est.position_xyz
         values += est.quat
-        values += _vec(est.body_lin)
+        values += est.body_lin_xyz
         values += body_ang
-        values += _vec(est.world_lin)
+        values += est.world_lin_xyz
         values += body_ang      # world_vel.angular: flat body, the yaw rate is the same
         values += (core.mode, core.motion_type, core.gait)
         return cmd, self._state_layout.pack(*values)

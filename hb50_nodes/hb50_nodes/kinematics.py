@@ -139,6 +139,11 @@ def body_twist_from_feet(p, v, mask):
     """
     planted = [(pi[0], pi[1], vi[0], vi[1]) for pi, vi, m in zip(
         np.asarray(p).tolist(), np.asarray(v).tolist(), np.asarray(mask).tolist()) if m]
+    return planar_twist(planted)
+
+
+def planar_twist(planted):
+    """body_twist_from_feet of the planted feet given as (px, py, vx, vy) plain floats."""
     n = len(planted)
     if n == 0:
         return 0.0, 0.0, 0.0

@@ -108,3 +108,64 @@ def test_tilt_command_ramps_the_body_frame_foot_targets():
     # Back in the level frame the commanded feet are the flat stance again.
     np.testing.assert_allclose(feet @ cc.rotation_rp(0.15, -0.3).T, core.nominal_feet(0.28),
                                atol=1e-6)
+
+
+def _reference_estimate(core, est, q, dq, tau, quat, dt):
+    """Compute the estimate with kinematics.py's numpy functions (the math before)."""
+    cfg = core.cfg
+    feet, jac = kinematics.forward_and_jacobian(core.geo, q.reshape(4, 3))
+    vel = kinematics.foot_velocity(jac, dq.reshape(4, 3))
+    force = kinematics.foot_force_from_torque(jac, tau.reshape(4, 3))
+    contact = force[:, 2] > cfg.contact_force
+    vx, vy, _ = kinematics.body_twist_from_feet(feet, vel, contact)
+    est['body_lin'][0] += cfg.velocity_filter * (vx - est['body_lin'][0])
+    est['body_lin'][1] += cfg.velocity_filter * (vy - est['body_lin'][1])
+    roll, pitch, yaw = cc.quat_to_rpy(*quat)
+    rot = cc.rotation_rp(roll, pitch)
+    level = rot @ est['body_lin']
+    c, s = math.cos(yaw), math.sin(yaw)
+    world = np.array([c * level[0] - s * level[1], s * level[0] + c * level[1], level[2]])
+    est['position'][:2] += world[:2] * dt
+    if contact.any():
+        est['position'][2] = np.max(-(feet[contact] @ rot.T)[:, 2])
+    return feet, vel, force, contact, world
+
+
+def test_plain_float_estimate_equals_the_numpy_kinematics_on_random_states():
+    rng = np.random.default_rng(20)
+    core = cc.ControlCore(cc.ControlConfig(), LegGeometry())
+    ref = {'body_lin': np.zeros(3), 'position': np.zeros(3)}
+    stances = 0
+    for _ in range(200):
+        q = core.stand_pose() + rng.normal(0.0, 0.3, 12)
+        dq, tau = rng.normal(0.0, 3.0, 12), rng.normal(0.0, 8.0, 12)
+        axis = rng.normal(size=3)
+        half = rng.uniform(-0.4, 0.4) * axis / np.linalg.norm(axis)
+        quat = (*np.sin(np.linalg.norm(half)) * half / np.linalg.norm(half),
+                np.cos(np.linalg.norm(half)))
+        core.on_bridge_data(q, dq, tau, quat, rng.normal(size=3))
+        core._estimate(0.002)
+        feet, vel, force, contact, world = _reference_estimate(core, ref, q, dq, tau, quat,
+                                                               0.002)
+        est = core.est
+        np.testing.assert_allclose(est.feet, feet, rtol=1e-12, atol=1e-12)
+        np.testing.assert_allclose(est.foot_vel, vel, rtol=1e-12, atol=1e-12)
+        np.testing.assert_allclose(est.force, force, rtol=1e-9, atol=1e-9)
+        np.testing.assert_array_equal(est.contact, contact)
+        np.testing.assert_allclose(est.body_lin, ref['body_lin'], rtol=1e-9, atol=1e-12)
+        np.testing.assert_allclose(est.world_lin, world, rtol=1e-9, atol=1e-12)
+        np.testing.assert_allclose(est.position, ref['position'], rtol=1e-9, atol=1e-12)
+        stances += int(contact.sum())
+    assert 0 < stances < 800      # both branches of the contact test were taken
+
+
+def test_stretched_leg_force_is_least_squares_like_numpy():
+    core = cc.ControlCore(cc.ControlConfig(), LegGeometry())
+    q, tau = np.zeros(12), np.tile([0.5, -2.0, 1.0], 4)
+    core.on_bridge_data(q, np.zeros(12), tau, (0.0, 0.0, 0.0, 1.0), (0.0, 0.0, 0.0))
+    core._estimate(0.002)
+    jac = kinematics.jacobian(core.geo, q.reshape(4, 3))
+    np.testing.assert_allclose(core.est.force,
+                               kinematics.foot_force_from_torque(jac, tau.reshape(4, 3)),
+                               atol=1e-12)
+    assert np.isfinite(core.est.force).all()
