@@ -21,7 +21,6 @@ import time
 
 from node_runtime import runner, stop as stop_request
 from node_runtime.loop import DeadlineLoop
-from node_runtime.runner import StopWait
 import numpy as np
 import yaml
 
@@ -340,11 +339,8 @@ class AimrtMujocoSim:
         """
         ticks = None if duration is None else max(1, round(duration / self.period))
         loop = DeadlineLoop(self.period, lambda deadline: self.tick(), raise_errors=True)
-        loop.prepare_thread()
-        stop = self.stop_event
         try:
-            loop.run(StopWait(stop),
-                     lambda: not stop.is_set() and (ticks is None or loop.ticks < ticks))
+            loop.run_until_set(self.stop_event, ticks)
         finally:
             self.overruns += loop.stalls
 

@@ -4,7 +4,8 @@
 import json
 
 from node_runtime.bounded_text import bounded
-from rclpy.qos import DurabilityPolicy, HistoryPolicy, QoSProfile, ReliabilityPolicy
+from node_runtime.qos_matching import match_subscribers
+from rclpy.qos import HistoryPolicy, QoSProfile
 from rclpy.serialization import deserialize_message, serialize_message
 from ros2bag_mcap.schema import DefinitionNotFound, message_class
 
@@ -29,18 +30,13 @@ def publisher_profile(subscriber_profiles, depth):
     """
     Return a publisher profile every existing subscriber of the topic accepts.
 
-    Best effort when one subscriber is (the mabRT control inputs, e.g. /hb50/velocity_command):
-    such a subscriber takes reliable samples too, but a reliable writer retransmits to it
-    for nothing. Transient local only when a subscriber asks for it.
+    node_runtime.qos_matching's rule for a publisher joining a topic (match_subscribers):
+    best effort only when every subscriber is (the mabRT control inputs, e.g.
+    /hb50/velocity_command, where a reliable writer would retransmit for nothing),
+    transient local when a subscriber asks for it; KEEP_LAST `depth`.
     """
-    best_effort = any(p.reliability == ReliabilityPolicy.BEST_EFFORT
-                      for p in subscriber_profiles)
-    transient = any(p.durability == DurabilityPolicy.TRANSIENT_LOCAL
-                    for p in subscriber_profiles)
-    return QoSProfile(
-        history=HistoryPolicy.KEEP_LAST, depth=depth,
-        reliability=ReliabilityPolicy.BEST_EFFORT if best_effort else ReliabilityPolicy.RELIABLE,
-        durability=DurabilityPolicy.TRANSIENT_LOCAL if transient else DurabilityPolicy.VOLATILE)
+    base = QoSProfile(history=HistoryPolicy.KEEP_LAST, depth=depth)
+    return match_subscribers(base, subscriber_profiles).profile
 
 
 def message_class_of(schema_name):

@@ -25,6 +25,7 @@ import foxglove
 from foxglove.websocket import Capability, ConnectionGraph, StatusLevel
 from node_runtime import runner
 from node_runtime.bounded_text import bounded, RateLimiter
+from node_runtime.qos_matching import requested_profiles
 from rcl_interfaces.msg import (FloatingPointRange, IntegerRange, ParameterDescriptor,
                                 ParameterType)
 from rclpy.node import Node
@@ -376,8 +377,7 @@ class FoxgloveBridge:
                 if name == channel.topic and type_name not in types:
                     raise cp.RejectedInput(f'{channel.topic}: carries {types[0]}, '
                                            f'not {type_name}')
-            profiles = [i.qos_profile
-                        for i in self.node.get_subscriptions_info_by_topic(channel.topic)]
+            profiles = requested_profiles(self.node, channel.topic)
             publisher = self.node.create_publisher(
                 cls, channel.topic, cp.publisher_profile(profiles, min(10, self.max_depth)))
         except cp.RejectedInput as exc:

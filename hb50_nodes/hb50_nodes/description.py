@@ -18,6 +18,8 @@ import os
 from typing import Tuple
 import xml.etree.ElementTree as ET
 
+from node_runtime.share import share_file as _share_file
+
 from .kinematics import LegGeometry
 from .layout import EFFORT_LIMIT, LEG_FRONT, LEG_SIDE, VELOCITY_LIMIT
 
@@ -35,6 +37,8 @@ MATERIALS = {
     'foot': (0.08, 0.08, 0.08, 1.0),
 }
 HIP_RADIUS = 0.035     # m, the abduction motor drawn as a cylinder along y
+# The package's folder in the source tree (models/, urdf/): the fallback of share_file().
+_SOURCE_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 @dataclass(frozen=True)
@@ -53,15 +57,7 @@ class Joint:
 
 def share_file(*parts):
     """Return share/hb50_nodes/<parts> of the install, else the source tree's <parts>."""
-    try:
-        from ament_index_python.packages import get_package_share_directory
-        path = os.path.join(get_package_share_directory('hb50_nodes'), *parts)
-        if os.path.exists(path):
-            return path
-    except (ImportError, LookupError, OSError):   # not installed / not sourced
-        pass
-    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    return os.path.join(here, *parts)
+    return _share_file('hb50_nodes', _SOURCE_ROOT, *parts)
 
 
 def model_path():
@@ -208,8 +204,7 @@ def generate(geo=LegGeometry(), mjcf=None, body_mass=None):
 
 def main():
     """Print the URDF (regenerate urdf/hb50.urdf: python3 -m hb50_nodes.description)."""
-    print(generate(mjcf=os.path.join(os.path.dirname(os.path.dirname(
-        os.path.abspath(__file__))), 'models', 'hb50.xml')), end='')
+    print(generate(mjcf=os.path.join(_SOURCE_ROOT, 'models', 'hb50.xml')), end='')
 
 
 if __name__ == '__main__':

@@ -14,7 +14,7 @@ import os
 import sys
 import time
 import traceback
-from typing import Callable, Optional, Protocol
+from typing import Any, Callable, Optional, Protocol
 
 
 _PR_SET_TIMERSLACK = 29
@@ -51,6 +51,22 @@ def set_realtime(priority: int) -> Optional[str]:
     except (OSError, ValueError) as exc:
         return str(exc)
     return None
+
+
+class StopWait:
+    """
+    What a DeadlineLoop spins in a process without rclpy: a wait on a stop Event.
+
+    The loop sleeps to its next deadline in ``spin_once(timeout)`` and wakes at once when
+    the Event is set (node_runtime.stop.event()).
+    """
+
+    def __init__(self, event: Any) -> None:
+        self._event = event
+
+    def spin_once(self, timeout_sec: Optional[float] = None) -> None:
+        """Wait up to timeout_sec s, or until the Event is set."""
+        self._event.wait(timeout_sec)
 
 
 class DeadlineLoop:
@@ -143,6 +159,18 @@ class DeadlineLoop:
                 self.stalls += 1
                 self.max_late = max(self.max_late, late * 1e-9)
                 deadline += missed * period_ns
+
+    def run_until_set(self, event: Any, ticks: Optional[int] = None) -> None:
+        """
+        Tick in this thread (no executor) until ``event`` is set or ``ticks`` ticks ran.
+
+        For a program without rclpy (a simulator's own loop): the loop sleeps on the Event
+        to its next deadline and wakes at once when it is set. The calling thread is
+        prepared first (prepare_thread).
+        """
+        self.prepare_thread()
+        self.run(StopWait(event),
+                 lambda: not event.is_set() and (ticks is None or self.ticks < ticks))
 
     def summary(self) -> Optional[str]:
         """One line on the skipped ticks, or None when none was skipped."""

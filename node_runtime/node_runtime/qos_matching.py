@@ -2,6 +2,9 @@
 """
 The one rule for "match the publishers' QoS" (echo, record, the Foxglove server).
 
+And its mirror for a publisher joining a topic others already subscribe to
+(``match_subscribers``: the Foxglove server's client-advertised channels).
+
 It is ros2topic's rule (``ros2cli.qos.choose_qos``): a subscription asks for RELIABLE only
 when every publisher of the topic offers RELIABLE, and for TRANSIENT_LOCAL only when every
 one offers TRANSIENT_LOCAL; otherwise BEST_EFFORT / VOLATILE, which connect to every
@@ -69,6 +72,36 @@ def match_publishers(base: QoSProfile, offered: Iterable[QoSProfile]) -> Match:
             notices.append(MIXED_DURABILITY)
         profile.durability = DurabilityPolicy.VOLATILE
     return Match(profile, tuple(notices))
+
+
+def match_subscribers(base: QoSProfile, requested: Iterable[QoSProfile]) -> Match:
+    """
+    Return ``base`` with the reliability and durability a publisher needs to reach every reader.
+
+    ``requested`` are the subscriptions' profiles (``requested_profiles``). DDS matches a
+    writer to a reader when the writer offers at least what the reader asks for, so:
+    RELIABLE unless every subscription asks for BEST_EFFORT (then a reliable writer would
+    only keep retransmitting to readers that ignore it: the mabRT control inputs, e.g.
+    /hb50/velocity_command); TRANSIENT_LOCAL when any subscription asks for it (a late
+    joiner gets the last sample; a volatile reader takes a transient-local writer too),
+    else VOLATILE. A policy reported as anything else (UNKNOWN, SYSTEM_DEFAULT) counts as
+    asking for the stronger policy. With no subscription: RELIABLE and VOLATILE, ros2's
+    default. Every other policy comes from ``base``, which is not changed.
+    """
+    requested = list(requested)
+    profile = copy_profile(base)
+    best_effort = sum(p.reliability == ReliabilityPolicy.BEST_EFFORT for p in requested)
+    profile.reliability = (ReliabilityPolicy.BEST_EFFORT if requested and
+                           best_effort == len(requested) else ReliabilityPolicy.RELIABLE)
+    transient = any(p.durability != DurabilityPolicy.VOLATILE for p in requested)
+    profile.durability = (DurabilityPolicy.TRANSIENT_LOCAL if transient
+                          else DurabilityPolicy.VOLATILE)
+    return Match(profile)
+
+
+def requested_profiles(node: Any, topic: str) -> Sequence[QoSProfile]:
+    """Return the QoS profiles the subscriptions of ``topic`` ask for, as the graph shows now."""
+    return [info.qos_profile for info in node.get_subscriptions_info_by_topic(topic)]
 
 
 def offered_profiles(node: Any, topic: str) -> Sequence[QoSProfile]:

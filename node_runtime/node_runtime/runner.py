@@ -19,6 +19,16 @@ The body of every executable's main(): start, spin, ordered teardown, one exit-c
 ``run_program(body)`` is the same rule for an executable without rclpy (a plain DDS or HTTP
 simulator): ``body()`` does the work and returns when stopped.
 
+``run_command(body, ros_args)`` is the main() of a command-line tool that talks ROS once
+its command line is parsed (``ros2 bag record``, ``robstride_cli get``): the stop handlers,
+then ``body(session)`` inside a RosSession (rclpy.init with rclpy's signal handlers off;
+at the end the ordered teardown of what the session was given, then the context's
+shutdown), under the exit-code rule below. The tool parses its command line before (argparse's
+usage errors keep argparse's form: exit 2, the usage, one ``<prog>: error:`` line), and
+body may return a status of the tool's own (robstride_cli: 3 unreachable). ``RosSession``
+alone is the same start and teardown for code that opens a context of its own inside a
+command (ros2cli_py's hidden node, its daemon).
+
 Exit status, the same in every executable of the workspace:
 
 - 0 (EXIT_STOPPED): the run ended by a stop request (SIGINT, SIGTERM) at any moment, or
@@ -45,7 +55,7 @@ from typing import Any, Callable, Iterable, List, Optional, Sequence, Tuple, Typ
 
 from . import stop
 from .bounded_text import bounded
-from .loop import DeadlineLoop
+from .loop import DeadlineLoop, StopWait  # noqa: F401 - StopWait: part of this API
 
 EXIT_STOPPED = 0
 EXIT_FAILURE = 1
@@ -58,22 +68,6 @@ SPIN_TIMEOUT = 0.1      # s: how late a stop request is seen without a loop
 
 class ConfigError(ValueError):
     """A bad parameter or configuration: the executable exits 2 with this message."""
-
-
-class StopWait:
-    """
-    What a DeadlineLoop spins in a process without rclpy: a wait on the stop Event.
-
-    The loop sleeps to its next deadline in ``spin_once(timeout)`` and wakes at once when
-    the stop is requested.
-    """
-
-    def __init__(self, event: Any) -> None:
-        self._event = event
-
-    def spin_once(self, timeout_sec: Optional[float] = None) -> None:
-        """Wait up to timeout_sec s, or until the stop is requested."""
-        self._event.wait(timeout_sec)
 
 
 def program_name() -> str:
@@ -112,17 +106,29 @@ def _config_errors(extra: Iterable[Type[BaseException]] = ()) -> Tuple[type, ...
     return tuple(errors)
 
 
+def _install_signals(signals: str) -> None:
+    if signals == 'stop':
+        stop.install()
+    elif signals != 'keep':
+        raise ValueError(f"signals must be 'stop' or 'keep', not {signals!r}")
+
+
 def run_program(body: Callable[[], Optional[int]], *, prog: Optional[str] = None,
-                config_errors: Iterable[Type[BaseException]] = ()) -> int:
+                config_errors: Iterable[Type[BaseException]] = (),
+                signals: str = 'stop') -> int:
     """
     Run ``body()`` (an executable without rclpy) under the exit-code rule; return the status.
 
     body returns when the stop is requested (stop.event() / stop.requested()) or when its
     work is done; its return value, if an int, is the status. It raises ConfigError (any
-    ValueError, or one of ``config_errors``) for a bad configuration.
+    ValueError, or one of ``config_errors``) for a bad configuration. A KeyboardInterrupt
+    is a stop (status 0).
+    signals: 'stop' installs node_runtime.stop's handlers (a signal sets the request);
+    'keep' leaves the ones in place, e.g. the launcher's ``interrupt`` mode, in which a
+    signal raises KeyboardInterrupt wherever a short command waits.
     """
     prog = prog or program_name()
-    stop.install()
+    _install_signals(signals)
     if stop.requested():
         return EXIT_STOPPED
     try:
@@ -218,19 +224,28 @@ def spin(nodes: Sequence[Any], executor: Any, *, done: Callable[[], bool] = lamb
         pass
 
 
-def teardown(nodes: Sequence[Any], executor: Any = None) -> None:
-    """Stop, close and destroy `nodes` (last built first), shut `executor` and rclpy down."""
+def teardown(nodes: Sequence[Any], executor: Any = None, *, context: Any = None,
+             shutdown: bool = True) -> None:
+    """
+    Stop, close and destroy `nodes` (last built first), shut `executor` and rclpy down.
+
+    executor: one executor, a sequence of them, or None. context: the context to shut down
+    (default rclpy's own); shutdown=False leaves it running.
+    """
     import rclpy
+    executors = executor if isinstance(executor, (list, tuple)) else [executor]
     for node in reversed(nodes):
         for hook in ('stop', 'close'):
             method = getattr(node, hook, None)
             if callable(method):
                 _quietly(method)
-    if executor is not None:
-        _quietly(lambda: executor.shutdown(timeout_sec=1.0))
+    for one in reversed(executors):
+        if one is not None:
+            _quietly(lambda: one.shutdown(timeout_sec=1.0))
     for node in reversed(nodes):
         _quietly(node.destroy_node)
-    rclpy.try_shutdown()
+    if shutdown:
+        rclpy.try_shutdown(context=context)
 
 
 def _quietly(call: Callable[[], Any]) -> None:
@@ -260,16 +275,14 @@ def run_nodes(factories: Sequence[Callable[[], Any]], args: Optional[List[str]] 
     loop: makes the DeadlineLoop of the periodic nodes (default shared_loop; None: none).
     config_errors: further exception types that mean a bad configuration (exit 2).
     """
-    import rclpy
-    from rclpy.signals import SignalHandlerOptions
     prog = prog or program_name()
     stop.install()
     if stop.requested():
         return EXIT_STOPPED
     try:
-        rclpy.init(args=args, signal_handler_options=SignalHandlerOptions.NO)
-    except RuntimeError as exc:     # rcl's RCLError: a --ros-args rule it cannot parse
-        return report(prog, EXIT_CONFIG, exc, _rcl_reason(exc))
+        init_rclpy(args)
+    except ConfigError as exc:
+        return report(prog, EXIT_CONFIG, exc)
     nodes: List[Any] = []
     spun = None
     code = EXIT_STOPPED
@@ -295,3 +308,110 @@ def run_nodes(factories: Sequence[Callable[[], Any]], args: Optional[List[str]] 
     finally:
         teardown(nodes, spun)
     return code
+
+
+def init_rclpy(args: Optional[List[str]] = None, context: Any = None) -> None:
+    """
+    rclpy.init without rclpy's signal handlers (node_runtime.stop handles the signals).
+
+    A ``--ros-args`` rule rcl cannot parse raises ConfigError (its reason without rcl's
+    source positions). context: a fresh rclpy Context (default rclpy's own).
+    """
+    import rclpy
+    from rclpy.signals import SignalHandlerOptions
+    try:
+        rclpy.init(args=args, context=context, signal_handler_options=SignalHandlerOptions.NO)
+    except RuntimeError as exc:     # rcl's RCLError: a --ros-args rule it cannot parse
+        raise ConfigError(_rcl_reason(exc)) from None
+
+
+class RosSession:
+    """
+    rclpy for a command-line tool: the runner's start and ordered teardown, without its spin.
+
+    ::
+
+        with RosSession(ros_args) as session:
+            node = session.add_node(rclpy.create_node('tool', context=session.context))
+            executor = session.add_executor(SingleThreadedExecutor(context=session.context))
+            ...
+
+    init() (entering) runs rclpy.init on ``context`` (default rclpy's own) with rclpy's
+    signal handlers off; a bad ``--ros-args`` rule raises ConfigError. A context given
+    already initialised is borrowed: it is neither initialised nor shut down here (a test or
+    a program that has one and whose participant has discovered the graph already).
+    close() (leaving, idempotent) is the runner's teardown of what was added: the nodes'
+    ``stop()``/``close()`` hooks, the executors' shutdown, the nodes' destroy_node() (last
+    added first), then the context's shutdown. It never installs signal handlers: the
+    caller (run_command, a launcher) decides how a signal stops the command.
+    """
+
+    def __init__(self, args: Optional[List[str]] = None, *, context: Any = None) -> None:
+        self.args = args
+        self.context = context
+        self.nodes: List[Any] = []
+        self.executors: List[Any] = []
+        self._owned = False
+        self._open = False
+
+    def init(self) -> 'RosSession':
+        """Initialise the context (unless borrowed); return the session."""
+        if self._open:
+            return self
+        borrowed = self.context is not None and self.context.ok()
+        if not borrowed:
+            if self.context is None:
+                from rclpy.utilities import get_default_context
+                self.context = get_default_context()
+            init_rclpy(self.args, self.context)
+            self._owned = True
+        self._open = True
+        return self
+
+    def add_node(self, node: Any) -> Any:
+        """Tear `node` down with the session (stop/close hooks, destroy_node); return it."""
+        self.nodes.append(node)
+        return node
+
+    def add_executor(self, executor: Any) -> Any:
+        """Shut `executor` down with the session, before the nodes are destroyed; return it."""
+        self.executors.append(executor)
+        return executor
+
+    def close(self) -> None:
+        """Tear down in order what was added and shut an owned context down (idempotent)."""
+        if not self._open:
+            return
+        self._open = False
+        nodes, executors = self.nodes, self.executors
+        self.nodes, self.executors = [], []
+        teardown(nodes, executors, context=self.context, shutdown=self._owned)
+
+    def __enter__(self) -> 'RosSession':
+        return self.init()
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+
+def run_command(body: Callable[[RosSession], Optional[int]],
+                ros_args: Optional[List[str]] = None, *, prog: Optional[str] = None,
+                context: Any = None, config_errors: Iterable[Type[BaseException]] = (),
+                signals: str = 'stop') -> int:
+    """
+    Run ``body(session)`` of a command-line tool in a RosSession; return the exit status.
+
+    Call it once the command line is parsed (argparse's errors keep argparse's form).
+    ros_args: rclpy's arguments (e.g. ['prog', '--ros-args', ...]; None: sys.argv, as
+    rclpy.init takes it). context: as RosSession's (an initialised one is borrowed).
+    body returns the status (None: 0) or raises: ConfigError/ValueError (or one of
+    ``config_errors``) exits 2, any other error 1, each with one stderr line; a stop (or a
+    KeyboardInterrupt) at any moment exits 0 after the teardown. signals: as
+    run_program's ('keep' for a launcher in interrupt mode).
+    """
+    def session_body() -> Optional[int]:
+        if stop.requested():
+            return EXIT_STOPPED
+        with RosSession(ros_args, context=context) as session:
+            return body(session)
+    return run_program(session_body, prog=prog, config_errors=config_errors, signals=signals)

@@ -186,6 +186,32 @@ def launch(target, early=(), *, argv=False, stop=False, interrupt=False, hard_ex
     _leave(code, hard_exit)
 
 
+_LAUNCHER = ('import _signal\n'
+             'E = []\n'
+             '_signal.signal(_signal.SIGINT, lambda s, f: E.append(s))\n'
+             '_signal.signal(_signal.SIGTERM, lambda s, f: E.append(s))\n'
+             'from node_runtime.stop import launch\n'
+             'launch({target!r}, E{options})\n')
+_LAUNCH_OPTIONS = ('argv', 'stop', 'interrupt', 'hard_exit')
+
+
+def launcher_source(target, **options):
+    """
+    Return a launcher script's text, for a child process started ``python3 -S -c <text>``.
+
+    The same first statements as a launcher file (handlers before any import), then
+    launch(target, early, **options) (its keyword options: argv, stop, interrupt,
+    hard_exit). For a program that starts a helper process of its own (ros2cli_py's
+    daemon) without an installed script for it.
+    """
+    unknown = sorted(set(options) - set(_LAUNCH_OPTIONS))
+    if unknown:
+        raise TypeError(f'launch() has no option {", ".join(unknown)}')
+    text = ''.join(f', {name}={bool(options[name])!r}' for name in _LAUNCH_OPTIONS
+                   if name in options)
+    return _LAUNCHER.format(target=target, options=text)
+
+
 def _leave(code, hard_exit):
     import sys
     if not hard_exit:

@@ -119,3 +119,21 @@ def test_a_real_subscription_is_served_by_the_loop_thread():
         executor.shutdown(timeout_sec=1.0)
     finally:
         rclpy.try_shutdown(context=context)
+
+
+def test_run_until_set_ticks_a_count_or_until_the_event():
+    import threading
+    ticks = []
+    event = threading.Event()
+    loop = DeadlineLoop(0.001, ticks.append)
+    loop.run_until_set(event, ticks=25)
+    assert loop.ticks == len(ticks) == 25
+    assert ticks == sorted(ticks)       # one tick per deadline, in order
+
+    def stop_after_thirty(deadline):
+        if len(ticks) >= 30:
+            event.set()
+        ticks.append(deadline)
+    loop = DeadlineLoop(0.001, stop_after_thirty)
+    loop.run_until_set(event)           # no count: until the Event is set
+    assert event.is_set() and loop.ticks == 6 and len(ticks) == 31

@@ -4,8 +4,8 @@
 import itertools
 from types import SimpleNamespace
 
-from node_runtime.qos_matching import match_publishers, MIXED_DURABILITY, MIXED_RELIABILITY, \
-    offered_profiles
+from node_runtime.qos_matching import match_publishers, match_subscribers, MIXED_DURABILITY, \
+    MIXED_RELIABILITY, offered_profiles, requested_profiles
 import pytest
 from rclpy.duration import Duration
 from rclpy.qos import DurabilityPolicy as D, HistoryPolicy, LivelinessPolicy, QoSProfile, \
@@ -124,3 +124,32 @@ def test_offered_profiles_reads_the_graph():
         SimpleNamespace(qos_profile=p) for p in profiles] if topic == '/a' else [])
     assert offered_profiles(node, '/a') == profiles
     assert offered_profiles(node, '/b') == []
+
+
+# A publisher joining a topic: what each set of subscriptions gets (match_subscribers).
+@pytest.mark.parametrize('requested, expected', [
+    ([], (R.RELIABLE, D.VOLATILE)),                                     # ros2's default
+    ([(R.BEST_EFFORT, D.VOLATILE)], (R.BEST_EFFORT, D.VOLATILE)),
+    ([(R.RELIABLE, D.VOLATILE)], (R.RELIABLE, D.VOLATILE)),
+    ([(R.BEST_EFFORT, D.VOLATILE), (R.RELIABLE, D.VOLATILE)], (R.RELIABLE, D.VOLATILE)),
+    ([(R.BEST_EFFORT, D.TRANSIENT_LOCAL)], (R.BEST_EFFORT, D.TRANSIENT_LOCAL)),
+    ([(R.RELIABLE, D.VOLATILE), (R.RELIABLE, D.TRANSIENT_LOCAL)],
+     (R.RELIABLE, D.TRANSIENT_LOCAL)),
+    ([(R.UNKNOWN, D.UNKNOWN)], (R.RELIABLE, D.TRANSIENT_LOCAL)),        # the stronger one
+    ([(R.SYSTEM_DEFAULT, D.SYSTEM_DEFAULT)], (R.RELIABLE, D.TRANSIENT_LOCAL)),
+])
+def test_publisher_profile_reaches_every_subscription(requested, expected):
+    b = base()
+    match = match_subscribers(b, [pub(r, d) for r, d in requested])
+    assert (match.profile.reliability, match.profile.durability) == expected
+    # The other policies are the base profile's, and the base is left as it was.
+    assert match.profile.depth == 7 and match.profile.deadline == Duration(seconds=2)
+    assert (b.reliability, b.durability) == (R.RELIABLE, D.VOLATILE)
+    assert match.notices == ()
+
+
+def test_requested_profiles_reads_the_subscriptions_of_the_topic():
+    profile = pub(R.BEST_EFFORT, D.VOLATILE)
+    node = SimpleNamespace(get_subscriptions_info_by_topic=lambda topic: [
+        SimpleNamespace(qos_profile=profile)] if topic == '/t' else [])
+    assert requested_profiles(node, '/t') == [profile] and requested_profiles(node, '/u') == []

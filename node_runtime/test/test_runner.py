@@ -101,10 +101,28 @@ TARGET = textwrap.dedent("""\
         print(f'program ticks={loop.ticks}', flush=True)
 
 
+    def command(session):
+        # A CLI's body: its node, torn down by the session; a status of the tool's own.
+        import rclpy
+        node = session.add_node(Echo() if MODE == 'command_stop' else rclpy.create_node(
+            'command', context=session.context))
+        print(f'command {node.get_name()} ok={session.context.ok()}', flush=True)
+        if MODE == 'command_failure':
+            raise RuntimeError('no answer from the drive')
+        while MODE == 'command_stop' and not stop.requested():
+            stop.event().wait(0.05)
+        return 0 if MODE == 'command_stop' else 3
+
+
     def main():
         ros_args = sys.argv[2:]
         if MODE.startswith('program'):
             return runner.run_program(program)
+        if MODE.startswith('command'):
+            code = runner.run_command(command, ['runner_target'] + ros_args)
+            import rclpy
+            print(f'context ok={rclpy.ok()}', flush=True)
+            return code
         factories = {'done': [Echo], 'spin': [Echo], 'bad_parameter': [Echo, bad_parameter],
                      'bad_arguments': [Echo], 'failure': [Failing]}[MODE]
         return runner.run_nodes(factories, ['runner_target'] + ros_args)
@@ -212,3 +230,54 @@ def test_a_program_without_ros_stops_on_a_signal_and_reports_a_bad_config(tmp_pa
         code, out, err = _to_exit(proc)
     assert (code, err) == (0, ''), (out, err)
     assert int(out.split('program ticks=')[1].split()[0]) > 0, out
+
+
+def test_a_command_gets_its_status_and_its_teardown(tmp_path, domain_id):
+    code, out, err = _to_exit(_start(tmp_path, domain_id, 'command'))
+    assert (code, err) == (3, ''), (out, err)
+    assert out.split() == ['command', 'command', 'ok=True', 'context', 'ok=False'], out
+
+
+def test_a_command_stops_on_a_signal_and_tears_down(tmp_path, domain_id):
+    proc = _start(tmp_path, domain_id, 'command_stop')
+    try:
+        assert proc.wait_for_output(re.compile('^command echo', re.MULTILINE), 60), \
+            proc.output()
+        proc.send_signal(signal.SIGINT)
+    finally:
+        code, out, err = _to_exit(proc)
+    assert (code, err) == (0, ''), (out, err)
+    # The session's teardown: the node's stop and close hooks, destroy, then the context.
+    assert out.index('stop') < out.index('close') < out.index('destroy') \
+        < out.index('context ok=False'), out
+
+
+def test_a_command_failure_and_a_bad_ros_argument_give_one_line(tmp_path, domain_id):
+    code, out, err = _to_exit(_start(tmp_path, domain_id, 'command_failure'))
+    assert (code, err.splitlines()) == (
+        1, ['launcher: error: no answer from the drive']), (out, err)
+    assert 'context ok=False' in out, out
+    code, out, err = _to_exit(_start(tmp_path, domain_id, 'command', '--ros-args', '-p',
+                                     'no_value'))
+    assert code == runner.EXIT_CONFIG and 'ok=True' not in out, (out, err)
+    assert err.splitlines()[-1].startswith('launcher: configuration error: '), err
+
+
+def test_a_session_borrows_an_initialised_context():
+    import rclpy
+    context = rclpy.Context()
+    runner.init_rclpy([], context)
+    try:
+        with runner.RosSession(context=context) as session:
+            node = session.add_node(rclpy.create_node('borrowed', context=context))
+            assert session.context is context
+        assert context.ok()     # left running for its owner
+        from rclpy._rclpy_pybind11 import InvalidHandle
+        with pytest.raises(InvalidHandle):
+            node.get_node_names()   # destroyed by the session
+    finally:
+        context.try_shutdown()
+    own = rclpy.Context()
+    with runner.RosSession([], context=own) as session:
+        assert own.ok() and session.context is own
+    assert not own.ok()         # a context the session initialised is shut down

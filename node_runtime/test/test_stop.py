@@ -219,3 +219,25 @@ def test_signal_while_the_event_lock_is_held_still_sets_the_event(tmp_path, sig)
     result = workspace_testing.stop(proc, timeout=2.0)
     assert (result.returncode, result.signal) == (0, None), result.output
     assert result.output.split('\n')[:2] == ['handler returned', 'set True'], result.output
+
+
+@pytest.mark.parametrize('sig', SIGNALS)
+def test_launcher_source_runs_a_target_as_a_launcher_file_does(tmp_path, sig):
+    (tmp_path / 'target_mod.py').write_text(TARGET)
+    source = stop.launcher_source('target_mod', argv=True, stop=True)
+    assert source.startswith('import _signal\n')    # the handlers before any other import
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+        [str(tmp_path), PACKAGE_ROOT, os.environ.get('PYTHONPATH', '')]))
+    proc = workspace_testing.start([sys.executable, '-S', '-c', source, 'loop'], env=env,
+                                   separate_stderr=True)
+    try:
+        assert proc.wait_for_output(re.compile("^main \\(\\['loop'\\],\\)", re.MULTILINE),
+                                    60), (proc.output(), proc.errors())
+        proc.send_signal(sig)
+        proc.wait(60)
+    finally:
+        result = workspace_testing.stop(proc)
+    assert (result.returncode, proc.errors()) == (0, ''), result.output
+    assert f'stopped {int(sig)}' in result.output, result.output
+    with pytest.raises(TypeError, match='no option'):
+        stop.launcher_source('target_mod', daemon=True)

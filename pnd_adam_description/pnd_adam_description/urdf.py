@@ -19,7 +19,11 @@ import math
 import os
 import xml.etree.ElementTree as ET
 
+from node_runtime.share import share_file as _share_file
+
 ROBOT_NAME = 'adam_u'
+# The package's folder in the source tree (models/, urdf/): the fallback of share_file().
+_SOURCE_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ROOT_LINK = 'pelvis'
 STAND_LINK = 'stand'
 
@@ -38,15 +42,7 @@ MATERIALS = {
 
 def share_file(*parts):
     """Return share/pnd_adam_description/<parts> of the install, else the source tree's."""
-    try:
-        from ament_index_python.packages import get_package_share_directory
-        path = os.path.join(get_package_share_directory('pnd_adam_description'), *parts)
-        if os.path.exists(path):
-            return path
-    except (ImportError, LookupError, OSError):   # not installed / not sourced
-        pass
-    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    return os.path.join(here, *parts)
+    return _share_file('pnd_adam_description', _SOURCE_ROOT, *parts)
 
 
 def urdf_path():
@@ -178,9 +174,8 @@ def generate(model=None):
 
 def main():
     """Print the URDF generated from the source tree's model."""
-    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     from .mujoco_model import build_model
-    print(generate(build_model(0.002, path=os.path.join(here, 'models', 'adam_u.xml'))),
+    print(generate(build_model(0.002, path=os.path.join(_SOURCE_ROOT, 'models', 'adam_u.xml'))),
           end='')
 
 

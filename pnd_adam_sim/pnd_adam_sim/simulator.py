@@ -20,7 +20,6 @@ from cyclonedds.pub import DataWriter
 from cyclonedds.topic import Topic
 from node_runtime import runner, stop as stop_request
 from node_runtime.loop import DeadlineLoop
-from node_runtime.runner import StopWait
 from pnd_adam_description.joints import NUM_JOINTS
 import yaml
 
@@ -159,11 +158,8 @@ class AdamSimulator:
         ticks = None if duration is None else max(1, round(duration * self.rate_hz))
         loop = DeadlineLoop(1.0 / self.rate_hz, lambda deadline: self.tick(),
                             raise_errors=True)
-        loop.prepare_thread()
-        stop = self.stop_event
         try:
-            loop.run(StopWait(stop),
-                     lambda: not stop.is_set() and (ticks is None or loop.ticks < ticks))
+            loop.run_until_set(self.stop_event, ticks)
         finally:
             self.overruns += loop.stalls
 

@@ -20,8 +20,7 @@ import argparse
 import sys
 import time
 
-import rclpy
-from rclpy.signals import SignalHandlerOptions
+from node_runtime import runner
 
 from .client import (CallTimeoutError, check_set_item, DEFAULT_PREFIX, RequestRejectedError,
                      RobstrideClient, ServiceUnavailableError)
@@ -171,31 +170,31 @@ def main(argv=None, context=None):
 
     context: an initialised rclpy context to talk through, left running (a program or a
     test that already has one: its DDS participant has discovered the node); by default
-    rclpy's own context, initialised here and shut down at the end.
+    rclpy's own context, initialised here and shut down at the end (node_runtime.runner's
+    run_command: a stop at any moment exits 0, any other failure 1 with one line).
     """
     args = build_parser().parse_args(argv)
     if args.command == 'scan':
         return scan(args)
-    if context is None:
-        rclpy.init(args=[], signal_handler_options=SignalHandlerOptions.NO)
-    try:
-        with RobstrideClient(args.prefix, timeout_sec=args.timeout,
-                             context=context) as client:
-            return run(args, client)
-    except RequestRejectedError as exc:
-        print(f'rejected: {exc}', file=sys.stderr)
-        return EXIT_REJECTED
-    except (ServiceUnavailableError, CallTimeoutError) as exc:
-        print(f'unreachable: {exc}', file=sys.stderr)
-        return EXIT_UNREACHABLE
-    except (ValueError, TypeError) as exc:
-        print(f'bad value: {exc}', file=sys.stderr)
-        return EXIT_USAGE
-    except KeyboardInterrupt:
-        return EXIT_OK                # stopped by SIGINT/SIGTERM: quiet, status 0
-    finally:
-        if context is None:
-            rclpy.try_shutdown()
+
+    def command(session):
+        try:
+            with RobstrideClient(args.prefix, timeout_sec=args.timeout,
+                                 context=session.context) as client:
+                return run(args, client)
+        except RequestRejectedError as exc:
+            print(f'rejected: {exc}', file=sys.stderr)
+            return EXIT_REJECTED
+        except (ServiceUnavailableError, CallTimeoutError) as exc:
+            print(f'unreachable: {exc}', file=sys.stderr)
+            return EXIT_UNREACHABLE
+        except (ValueError, TypeError) as exc:
+            print(f'bad value: {exc}', file=sys.stderr)
+            return EXIT_USAGE
+    # The launcher runs this in its interrupt mode (a signal raises KeyboardInterrupt in
+    # a wait for an answer: status 0 at once), so the handlers stay as they are.
+    return runner.run_command(command, [], prog='robstride_cli', context=context,
+                              signals='keep')
 
 
 if __name__ == '__main__':

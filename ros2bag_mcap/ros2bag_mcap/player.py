@@ -12,10 +12,9 @@ import os
 import sys
 import time
 
-from node_runtime import stop as stop_request
+from node_runtime import runner, stop as stop_request
 import numpy as np
 import rclpy
-from rclpy.signals import SignalHandlerOptions
 
 from . import qos as qos_util
 from .bag import read_messages, read_metadata
@@ -34,6 +33,7 @@ def _sleep_until(deadline, stopped):
 
 
 class Player:
+    """Publishes a bag's messages on schedule; the caller destroys `node` (run(): a session)."""
 
     def __init__(self, uri, rate=1.0, topics=None, start_offset=0.0, loop=False,
                  overrides=None, delay=0.0, context=None, out=print):
@@ -112,9 +112,6 @@ class Player:
             self.out(f'[INFO] Timing error vs recorded schedule: p50 {np.percentile(e, 50):.1f} '
                      f'us, p99 {np.percentile(e, 99):.1f} us, max {e.max():.1f} us')
 
-    def close(self):
-        self.node.destroy_node()
-
 
 def run(args):
     overrides = {}
@@ -124,17 +121,12 @@ def run(args):
         except ValueError as exc:
             print(f'error: {exc}', file=sys.stderr)
             return 2
-    if stop_request.requested():
-        return 0
-    rclpy.init(args=args.ros_args, signal_handler_options=SignalHandlerOptions.NO)
-    player = None
-    try:
-        try:
-            player = Player(args.bag, args.rate, args.topics, args.start_offset, args.loop,
-                            overrides, args.delay)
-        except ValueError as exc:
-            print(f'error: {exc}', file=sys.stderr)
-            return 2
+
+    def play(session):
+        # A bag that is not there or not a bag (ValueError) exits 2 with one line.
+        player = Player(args.bag, args.rate, args.topics, args.start_offset, args.loop,
+                        overrides, args.delay, context=session.context)
+        session.add_node(player.node)
         if args.rt_priority:
             try:
                 os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(args.rt_priority))
@@ -145,8 +137,4 @@ def run(args):
         if not player._stop and not stop_request.requested():
             time.sleep(0.5)     # let reliable samples still in flight reach subscribers
         player.report()
-        return 0
-    finally:
-        if player is not None:
-            player.close()
-        rclpy.try_shutdown()
+    return runner.run_command(play, args.ros_args, prog='ros2 bag')

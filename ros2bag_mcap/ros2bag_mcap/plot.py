@@ -14,7 +14,7 @@ import argparse
 import os
 import sys
 
-from node_runtime import stop
+from node_runtime import runner, stop
 
 
 # matplotlib, numpy, mcap and mcap_ros2 are imported when a bag is plotted, after the
@@ -195,18 +195,15 @@ def main(argv=None):
     parser.add_argument('-o', '--output', default=None,
                         help='folder for the PNG files (default <bag>/plots)')
     args = parser.parse_args(argv)
-    if stop.requested():
-        return 0
-    try:
-        written = plot_bag(args.bag, args.output or os.path.join(args.bag, 'plots'))
-    except (ValueError, OSError) as exc:
-        print(f'error: {exc}', file=sys.stderr)
-        return 1
-    except KeyboardInterrupt:
-        return 0
-    for path in written:
-        print(path)
-    return 0
+
+    def plot():
+        try:
+            written = plot_bag(args.bag, args.output or os.path.join(args.bag, 'plots'))
+        except (ValueError, OSError) as exc:    # no bag, an empty one: a failure (1)
+            return runner.report(parser.prog, runner.EXIT_FAILURE, exc)
+        for path in written:
+            print(path)
+    return runner.run_program(plot, prog=parser.prog)
 
 
 if __name__ == '__main__':

@@ -13,9 +13,8 @@ import re
 import sys
 import time
 
-from node_runtime import stop as stop_request
+from node_runtime import runner, stop as stop_request
 import rclpy
-from rclpy.signals import SignalHandlerOptions
 
 from . import qos as qos_util
 from .bag import BagWriter
@@ -26,7 +25,11 @@ DISCOVERY_PERIOD = 0.1
 
 
 class Recorder:
-    """Subscribes and writes; `spin()` runs until `stop()` (or a signal) and closes the bag."""
+    """
+    Subscribes and writes; `spin()` runs until `stop()` (or a signal) and closes the bag.
+
+    The caller destroys `node` (run(): node_runtime.runner's session).
+    """
 
     def __init__(self, uri, topics=(), all_topics=False, regex=None, overrides=None,
                  max_bag_duration=0.0, include_hidden=False, out=print, context=None):
@@ -126,9 +129,6 @@ class Recorder:
         total = sum(t.count for t in w.topics.values())
         self.out(f'[INFO] {total} messages in {len(w.files)} file(s)')
 
-    def close(self):
-        self.node.destroy_node()
-
 
 def default_name():
     return time.strftime('rosbag2_%Y_%m_%d-%H_%M_%S')
@@ -150,26 +150,16 @@ def run(args):
         print('error: --max-bag-duration must be >= 0', file=sys.stderr)
         return 2
     uri = args.output or default_name()
-    if stop_request.requested():
-        return 0
-    rclpy.init(args=args.ros_args, signal_handler_options=SignalHandlerOptions.NO)
-    recorder = None
-    try:
-        try:
-            # Each line flushed: a supervisor reading the output sees a subscription at once.
-            recorder = Recorder(uri, args.topics, args.all, args.regex, overrides,
-                                args.max_bag_duration, args.include_hidden_topics,
-                                out=functools.partial(print, flush=True))
-        except (FileExistsError, OSError) as exc:
-            print(f'error: {exc}', file=sys.stderr)
-            return 1
+
+    def record(session):
+        # Each line flushed: a supervisor reading the output sees a subscription at once.
+        recorder = Recorder(uri, args.topics, args.all, args.regex, overrides,
+                            args.max_bag_duration, args.include_hidden_topics,
+                            out=functools.partial(print, flush=True), context=session.context)
+        session.add_node(recorder.node)
         from rclpy.experimental import EventsExecutor
-        executor = EventsExecutor()
+        executor = session.add_executor(EventsExecutor(context=session.context))
         print(f'[INFO] Recording to {uri} (Ctrl-C stops and closes the bag)', flush=True)
         recorder.spin(executor)
-        executor.shutdown(timeout_sec=1.0)
-        return 0
-    finally:
-        if recorder is not None:
-            recorder.close()
-        rclpy.try_shutdown()
+    # A bag that cannot be created (it exists, no permission) exits 1 with one line.
+    return runner.run_command(record, args.ros_args, prog='ros2 bag')

@@ -21,6 +21,8 @@ import socket
 import sys
 import time
 
+from node_runtime.stop import launcher_source
+
 # Where the sockets live: one fixed directory (not TMPDIR, which differs between callers).
 SOCKET_DIR = f'/tmp/ros2cli_py_daemon-{os.getuid()}'
 IDLE_TIMEOUT_S = 2 * 60 * 60        # ros2cli's daemon default: two hours without a request
@@ -113,14 +115,9 @@ def is_running():
         client.close()
 
 
-# The daemon process: the launcher's pattern (node_runtime.stop) inline, so a SIGINT/SIGTERM
+# The daemon process: a launcher (node_runtime.stop) as `python3 -S -c`, so a SIGINT/SIGTERM
 # at any moment of its start ends it with status 0.
-_LAUNCH = ('import _signal\n'
-           'E = []\n'
-           '_signal.signal(_signal.SIGINT, lambda s, f: E.append(s))\n'
-           '_signal.signal(_signal.SIGTERM, lambda s, f: E.append(s))\n'
-           'from node_runtime.stop import launch\n'
-           "launch('ros2cli_py.daemon:serve', E, argv=True, stop=True)\n")
+_LAUNCH = launcher_source('ros2cli_py.daemon:serve', argv=True, stop=True)
 
 
 def spawn(idle_timeout=IDLE_TIMEOUT_S):
@@ -265,8 +262,6 @@ def _serve_connection(conn, graph, stop_event):
 def serve(argv=None, stop=None):
     """Run the daemon until SIGINT/SIGTERM, `ros2 daemon stop` or the idle timeout."""
     import argparse
-    import fcntl
-    import threading
 
     from node_runtime import stop as stop_request
     parser = argparse.ArgumentParser(prog='ros2cli_py daemon')
@@ -274,6 +269,16 @@ def serve(argv=None, stop=None):
                         help='Exit after this many seconds without a request')
     args = parser.parse_args(argv)
     stop = stop_request.watch(stop)
+    # The runner's exit-code rule: a failure is one line in the daemon's log (status 1).
+    from node_runtime import runner
+    return runner.run_program(lambda: _serve(args, stop), prog='ros2cli_py daemon',
+                              signals='keep')
+
+
+def _serve(args, stop):
+    import fcntl
+    import threading
+
     path = socket_path()
     os.makedirs(SOCKET_DIR, mode=0o700, exist_ok=True)
     # One daemon per socket: the lock decides a race of two starts; the loser leaves quietly.

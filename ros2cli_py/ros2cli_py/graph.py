@@ -140,37 +140,38 @@ class CliNode(GraphView):
     """A hidden node (name starting with '_') on its own context, spun on demand."""
 
     def __init__(self, name=None, spin_time=None, executor=None, use_sim_time=False):
+        from node_runtime.runner import RosSession
         import rclpy
         from rclpy.executors import SingleThreadedExecutor
-        from rclpy.signals import SignalHandlerOptions
-        self.context = rclpy.Context()
-        rclpy.init(args=[], context=self.context,
-                   signal_handler_options=SignalHandlerOptions.NO)
+        # node_runtime.runner's start and ordered teardown on a context of the command's own
+        # (rclpy's signal handlers off: main() decides what a signal does).
+        self._session = RosSession([], context=rclpy.Context()).init()
+        self.context = self._session.context
         from rclpy.parameter import Parameter
         # no type-description service: the tool's own node offers no services to list
         overrides = [Parameter('start_type_description_service', Parameter.Type.BOOL, False)]
         if use_sim_time:
             overrides.append(Parameter('use_sim_time', Parameter.Type.BOOL, True))
-        self.node = rclpy.create_node(
-            name or f'{OWN_NODE_PREFIX}{os.getpid()}', context=self.context,
-            start_parameter_services=False, parameter_overrides=overrides)
+        try:
+            self.node = self._session.add_node(rclpy.create_node(
+                name or f'{OWN_NODE_PREFIX}{os.getpid()}', context=self.context,
+                start_parameter_services=False, parameter_overrides=overrides))
+        except BaseException:
+            self._session.close()
+            raise
         kind = os.environ.get('ROS2CLI_PY_EXECUTOR', executor or 'single')
         if kind == 'events':
             from rclpy.experimental import EventsExecutor
             self.executor = EventsExecutor(context=self.context)
         else:
             self.executor = SingleThreadedExecutor(context=self.context)
+        self._session.add_executor(self.executor)
         self.executor.add_node(self.node)
         self.spin_time = spin_time
 
     def close(self):
-        """Destroy the node and shut its context down (idempotent)."""
-        try:
-            self.executor.shutdown(timeout_sec=0.5)
-            self.node.destroy_node()
-        except Exception:       # noqa: B902 - teardown must not mask the command's result
-            pass
-        self.context.try_shutdown()
+        """Shut the executor down, destroy the node, shut its context down (idempotent)."""
+        self._session.close()
 
     def spin_once(self, timeout_sec=0.1):
         """Serve callbacks for at most ``timeout_sec``."""
