@@ -27,6 +27,7 @@ Needs the workspace installed and sourced.  Uses a free ROS_DOMAIN_ID (workspace
 localhost-only discovery; the child processes are always stopped.
 Usage: python3 benchmarks/aimrt_bridge_e2e.py [messages, default 20000] [latency seconds, 5]
 """
+import gc
 import json
 import os
 import select
@@ -341,8 +342,8 @@ def http_ros_floor():
     import rclpy
     from rclpy.qos import QoSProfile
     from sensor_msgs.msg import JointState as RosJointState
-    data = bytearray(joint_state_to_ros_cdr(codec.decode(JointState, header_bytes(1) +
-                                                         joints_bytes())))
+    msg = codec.decode(JointState, header_bytes(1) + joints_bytes())
+    data = bytearray(joint_state_to_ros_cdr(msg))
     rclpy.init()
     node = rclpy.create_node('aimrt_bridge_bench_http_floor')
     pub = node.create_publisher(RosJointState, 'bench/http_floor_joint_states',
@@ -356,6 +357,7 @@ def http_ros_floor():
         return 200, 'OK'
     server = ChannelServer('127.0.0.1', 0, handle)
     server.start()
+    gc.freeze()     # as the bridge does
     stop = []
     signal.signal(signal.SIGTERM, lambda *a: stop.append(1))
     print(server.port, flush=True)
