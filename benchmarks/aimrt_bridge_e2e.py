@@ -18,13 +18,16 @@ Floors, same run: the bridge's own HTTP server (aimrt_protocols_py.http_channel.
 with a no-op handler, driven by the same sender (rate, and POST -> 200 round trip at 1 kHz);
 the fast target driven by the same sender; the DDS leg alone: a bare rclpy publisher process
 publishing the bridge's JointState CDR bytes at 1 kHz (stamp -> callback here, same
-subscriber); and the cost of each step of the bridge's handler (decode, CDR encode, publish)
-timed in this process.
+subscriber); the combined floor of the latency: the same server in a child process whose
+handler only reads the stamp and publishes pre-built CDR bytes (POST -> callback here, the
+same sender and subscriber); and the cost of each step of the bridge's handler (decode, CDR
+encode, publish) timed in this process.
 
 Needs the workspace installed and sourced.  Uses a free ROS_DOMAIN_ID (workspace_testing) and
 localhost-only discovery; the child processes are always stopped.
 Usage: python3 benchmarks/aimrt_bridge_e2e.py [messages, default 20000] [latency seconds, 5]
 """
+import gc
 import json
 import os
 import select
@@ -311,6 +314,63 @@ class Target:
         return count, in_order, last_t - first_t
 
 
+def stamp_of(body):
+    """CLOCK_MONOTONIC ns stamp of a benchmark body: the varint Header.time_stamp at byte 3."""
+    # body: 0a <header length> 08 <time_stamp varint> ... (JointState.header first)
+    value = shift = 0
+    for byte in body[3:13]:
+        value |= (byte & 0x7F) << shift
+        if byte < 0x80:
+            return value
+        shift += 7
+    raise ValueError('no time_stamp varint')
+
+
+def http_ros_floor():
+    """
+    Child process: the combined floor, HTTP server -> rclpy publish with nothing decoded.
+
+    The bridge's ChannelServer with a handler that only reads the stamp varint of the body,
+    patches it into the bridge's pre-built JointState CDR bytes and publishes them on
+    bench/http_floor_joint_states from the server thread, as the bridge does. Prints its
+    port, serves until SIGTERM, then prints its CPU share.
+    """
+    from aimrt_protocols_py import codec
+    from aimrt_protocols_py.http_channel import ChannelServer
+    from aimrt_protocols_py.messages import JointState
+    from aimrt_protocols_py.ros_cdr import joint_state_to_ros_cdr
+    import rclpy
+    from rclpy.qos import QoSProfile
+    from sensor_msgs.msg import JointState as RosJointState
+    msg = codec.decode(JointState, header_bytes(1) + joints_bytes())
+    data = bytearray(joint_state_to_ros_cdr(msg))
+    rclpy.init()
+    node = rclpy.create_node('aimrt_bridge_bench_http_floor')
+    pub = node.create_publisher(RosJointState, 'bench/http_floor_joint_states',
+                                QoSProfile(depth=1000))
+    pack = struct.Struct('<iI').pack_into
+
+    def handle(topic, msg_type, content_type, body):
+        sec, nanosec = divmod(stamp_of(body), 1_000_000_000)
+        pack(data, 4, sec, nanosec)
+        pub.publish(bytes(data))
+        return 200, 'OK'
+    server = ChannelServer('127.0.0.1', 0, handle)
+    server.start()
+    gc.freeze()     # as the bridge does
+    stop = []
+    signal.signal(signal.SIGTERM, lambda *a: stop.append(1))
+    print(server.port, flush=True)
+    cpu0, wall0 = cpu_seconds(os.getpid()), time.monotonic()
+    while not stop:
+        time.sleep(0.05)
+    cpu_pct = (cpu_seconds(os.getpid()) - cpu0) / (time.monotonic() - wall0) * 100
+    server.stop()
+    print(cpu_pct, flush=True)
+    node.destroy_node()
+    rclpy.try_shutdown()
+
+
 def cpu_seconds(pid):
     """User + system CPU seconds of a process so far."""
     with open(f'/proc/{pid}/stat') as f:
@@ -365,6 +425,9 @@ def main():
         return
     if len(sys.argv) > 1 and sys.argv[1] == '--ros-publisher':
         ros_publisher(float(sys.argv[2]))
+        return
+    if len(sys.argv) > 1 and sys.argv[1] == '--http-ros-floor':
+        http_ros_floor()
         return
     if len(sys.argv) > 1 and sys.argv[1] == '--target':
         fast_target(int(sys.argv[2]))
@@ -448,6 +511,13 @@ def main():
         floor_received.append((sec * 1_000_000_000 + nanosec, time.monotonic_ns()))
     node.create_subscription(RosJointState, 'bench/floor_joint_states', on_floor,
                              QoSProfile(depth=depth), raw=True)
+    http_floor_received = []
+
+    def on_http_floor(data):
+        sec, nanosec = unpack(data, 4)
+        http_floor_received.append((sec * 1_000_000_000 + nanosec, time.monotonic_ns()))
+    node.create_subscription(RosJointState, 'bench/http_floor_joint_states', on_http_floor,
+                             QoSProfile(depth=depth), raw=True)
     cmd_pub = node.create_publisher(RosJointCommand, 'bench/joint_command',
                                     QoSProfile(depth=depth))
     try:
@@ -519,6 +589,39 @@ def main():
               f'p99 {dds[0.99]:.0f} us (targets for the bridge {TARGET_P50_US} / '
               f'{TARGET_P99_US} us); publisher CPU {floor_cpu_pct:.0f} % of one core')
 
+        # ---------------------------------------------------- combined floor, 1 kHz
+        http_floor_received.clear()
+        child = subprocess.Popen([sys.executable, os.path.abspath(__file__),
+                                  '--http-ros-floor'], stdout=subprocess.PIPE, text=True)
+        try:
+            floor_port = int(child.stdout.readline())
+            deadline = time.monotonic() + 30
+            while not http_floor_received:      # warm-up until one makes it through
+                if time.monotonic() > deadline:
+                    raise SystemExit('the HTTP -> rclpy floor did not come up')
+                sock = connect(floor_port)
+                sock.sendall(request(header_bytes(time.monotonic_ns()) + joints_bytes()))
+                sock.recv(1024)
+                sock.close()
+                spin(0.1)
+            settle = time.monotonic() + 0.5
+            while time.monotonic() < settle:
+                spin(0.02)
+            http_floor_received.clear()
+            hf_sent, _, _, _ = run_sender(floor_port, 'paced', latency_s, spin)
+            stragglers = time.monotonic() + 1
+            while len(http_floor_received) < hf_sent and time.monotonic() < stragglers:
+                spin(0.02)
+        finally:
+            child.send_signal(signal.SIGTERM)
+            hf_cpu = float(child.communicate(timeout=10)[0].split()[-1])
+        both = percentiles([(t - s) / 1000.0 for s, t in http_floor_received])
+        print(f'floor: HTTP -> rclpy publish, nothing decoded (same server, same sender, same '
+              f'subscriber) at 1 kHz: {hf_sent} POSTed, {len(http_floor_received)} received; '
+              f'p50 {both[0.5]:.0f} us, p90 {both[0.9]:.0f} us, p99 {both[0.99]:.0f} us '
+              f'(targets for the bridge {TARGET_P50_US} / {TARGET_P99_US} us); its CPU '
+              f'{hf_cpu:.0f} % of one core')
+
         # ---------------------------------------------------- command direction
         template = RosJointCommand(name=[f'joint_{i:02d}' for i in range(JOINTS)],
                                    position=[0.1] * JOINTS)
@@ -540,7 +643,8 @@ def main():
               f'{"in order" if in_order else "OUT OF ORDER"} (target >= {TARGET_RATE}; '
               f'HTTP-only floor {floor_rate:.0f}); latency p50 {lat[0.5]:.0f} us, p99 '
               f'{lat[0.99]:.0f} us at 1 kHz (targets {TARGET_P50_US} / {TARGET_P99_US} us; '
-              f'DDS floor {dds[0.5]:.0f} / {dds[0.99]:.0f} us, HTTP floor POST -> 200 '
+              f'floor HTTP -> rclpy publish {both[0.5]:.0f} / {both[0.99]:.0f} us; DDS floor '
+              f'{dds[0.5]:.0f} / {dds[0.99]:.0f} us, HTTP floor POST -> 200 '
               f'{floor_rtt50:.0f} / {floor_rtt99:.0f} us); '
               f'bridge CPU {cpu:.0f} % at 1 kHz; commands {cmd_rate:.0f} cmd/s, '
               f'{count - got} lost (target >= {TARGET_COMMANDS}; target-alone floor '

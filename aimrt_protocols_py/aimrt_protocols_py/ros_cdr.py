@@ -19,10 +19,20 @@ reads them); this module sends the content only. Fast DDS leaves alignment paddi
 uninitialised, this module writes zeros there; every other byte equals rclpy's, which
 test/test_ros_cdr.py checks byte for byte. The wire primitives are ros_wire's.
 """
-from typing import Any, Callable, Dict, Iterable, List, Optional, Tuple
+from operator import attrgetter
+import struct
+from typing import Any, Callable, Dict, Iterable, Optional, Tuple
 
 from aimrt_protocols_py.conversions import settle_losses, stamp_parts
-from ros_wire import HEADER_SIZE, Writer
+from ros_wire import ENCAPSULATION, string_bytes, Writer
+
+_TIME = struct.Struct('<iI')
+_U32 = struct.Struct('<I')
+_JOINT_FIELDS = attrgetter('name', 'position', 'velocity', 'effort')
+# float64[] position, velocity, effort, all empty: three zero counts, no padding
+_EMPTY_SEQS = bytes(12)
+# joint count -> struct of that many little-endian float64
+_F64_PACKERS: Dict[int, struct.Struct] = {}
 
 # The joint names of a robot are the same in every message: their CDR bytes (which depend on
 # the offset modulo 4 they start at) are built once. Bounded: cleared when full.
@@ -50,17 +60,39 @@ def joint_state_to_ros_cdr(msg: Any, *, accept_losses: Iterable[str] = (),
                            on_loss: Optional[Callable[..., Any]] = None) -> bytes:
     """CDR bytes of ``sensor_msgs/JointState`` for an AimRT JointState (see module doc)."""
     settle_losses(msg, accept_losses, on_loss)
-    sec, nanosec = stamp_parts(msg.header)
-    w = Writer()
-    w.header(sec, nanosec, msg.header.frame_id)
-    names = []
-    # position, velocity, effort of each joint in turn: one pass over joints
-    values: List[float] = []
-    for joint in msg.joints:
-        names.append(joint.name)
-        values += (joint.position, joint.velocity, joint.effort)
-    w.buf += _names_bytes(tuple(names), len(w.buf) - HEADER_SIZE)
-    w.f64_seq(values[0::3])
-    w.f64_seq(values[1::3])
-    w.f64_seq(values[2::3])
-    return w.getvalue()
+    header = msg.header
+    sec, nanosec = stamp_parts(header)
+    # one C-level attribute fetch per joint (each element access of a repeated protobuf
+    # field builds a wrapper object: touch each joint once)
+    rows = list(map(_JOINT_FIELDS, msg.joints))
+    count = len(rows)
+    parts = [ENCAPSULATION, _TIME.pack(sec, nanosec), string_bytes(header.frame_id)]
+    offset = 8 + len(parts[2])         # from the encapsulation header's end
+    if not count:
+        names_data = _names_bytes((), offset)
+        offset += len(names_data)
+        parts += (names_data, bytes(-offset % 4), _EMPTY_SEQS)
+        return b''.join(parts)
+    names, positions, velocities, efforts = zip(*rows)
+    names_data = _names_bytes(names, offset)
+    offset += len(names_data)
+    pack = _f64_packer(count).pack
+    # three float64[]: each a 4-aligned uint32 count, then 8-aligned values
+    pad4 = -offset % 4
+    offset += pad4 + 4
+    pad8 = -offset % 8
+    parts += (names_data, bytes(pad4), _U32.pack(count), bytes(pad8), pack(*positions))
+    # the offset is a multiple of 8 now: each count below needs 4 bytes of padding
+    parts += (_U32.pack(count), bytes(4), pack(*velocities),
+              _U32.pack(count), bytes(4), pack(*efforts))
+    return b''.join(parts)
+
+
+def _f64_packer(count: int) -> 'struct.Struct':
+    packer = _F64_PACKERS.get(count)
+    if packer is None:
+        packer = struct.Struct(f'<{count}d')
+        if len(_F64_PACKERS) >= _NAMES_CACHE_SIZE:
+            _F64_PACKERS.clear()
+        _F64_PACKERS[count] = packer
+    return packer
