@@ -6,7 +6,9 @@ import importlib
 import importlib.util
 import os
 import sys
+import traceback
 
+from node_runtime import runner
 from node_runtime import stop
 from ros2cli_py.errors import CommandError
 
@@ -102,6 +104,33 @@ def run(argv):
     return args.func(args) or 0
 
 
+def _run_reporting(argv):
+    """Run one command with ros2cli's error output: the message, then its status."""
+    try:
+        return run(argv)
+    except _Stop:
+        return 0
+    except CommandError as e:
+        print(str(e), file=sys.stderr)
+        return e.code
+    except BrokenPipeError:
+        # The reader went away (e.g. `| head`): stop quietly.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
+    except Exception as e:      # noqa: B902 - never a traceback for the user
+        if stop.requested():
+            # The signal landed in Python code that C++ called (e.g. while pybind11 builds a
+            # subscription callback's message) and pybind11 replaced _Stop by its own error
+            # ("Unable to convert call argument ..."): it is the stop, which exits 0 as well.
+            return 0
+        if os.environ.get('ROS2CLI_PY_DEBUG') == '1':
+            traceback.print_exc()
+        lines = str(e).strip().splitlines()
+        print(f'{type(e).__name__}: {lines[0] if lines else e!r}', file=sys.stderr)
+        return 1
+
+
 def main(argv=None):
     """Console entry point."""
     real = real_ros2cli_main()
@@ -113,27 +142,6 @@ def main(argv=None):
         sys.stdout.reconfigure(line_buffering=True)
     except (AttributeError, ValueError):
         pass
-    try:
-        code = run(argv)
-    except _Stop:
-        code = 0
-    except CommandError as e:
-        print(str(e), file=sys.stderr)
-        code = e.code
-    except BrokenPipeError:
-        # The reader went away (e.g. `| head`): stop quietly.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        code = 0
-    except Exception as e:      # noqa: B902 - never a traceback for the user
-        if stop.requested():
-            # The signal landed in Python code that C++ called (e.g. while pybind11 builds a
-            # subscription callback's message) and pybind11 replaced _Stop by its own error
-            # ("Unable to convert call argument ..."): it is the stop, which exits 0 as well.
-            sys.exit(0)
-        if os.environ.get('ROS2CLI_PY_DEBUG') == '1':
-            raise
-        lines = str(e).strip().splitlines()
-        print(f'{type(e).__name__}: {lines[0] if lines else e!r}', file=sys.stderr)
-        code = 1
-    sys.exit(code)
+    # The workspace's runner (a stop before the start, KeyboardInterrupt: 0); the verbs'
+    # errors keep ros2cli's wording, which its CLI tests check, so they are reported here.
+    sys.exit(runner.run_program(lambda: _run_reporting(argv), prog='ros2', signals='keep'))
