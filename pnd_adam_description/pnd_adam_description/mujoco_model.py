@@ -18,6 +18,7 @@ import math
 import os
 
 import mujoco
+from node_runtime.share import share_file
 import numpy as np
 
 from .joints import JOINT_LIMITS
@@ -28,18 +29,11 @@ FOOT_GEOMS = ('foot_front_left', 'foot_front_right', 'foot_rear_left', 'foot_rea
 
 def default_model_path():
     """Return models/adam_u.xml of the install (share/pnd_adam_description), else the source's."""
-    here = os.path.dirname(os.path.abspath(__file__))
-    candidates = [os.path.join(here, '..', 'models', 'adam_u.xml')]
-    try:
-        from ament_index_python.packages import get_package_share_directory
-        candidates.insert(0, os.path.join(get_package_share_directory('pnd_adam_description'),
-                                          'models', 'adam_u.xml'))
-    except (ImportError, LookupError, OSError):
-        pass
-    for path in candidates:
-        if os.path.isfile(path):
-            return os.path.abspath(path)
-    raise FileNotFoundError('adam_u.xml not found in ' + ', '.join(candidates))
+    source_root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    path = share_file('pnd_adam_description', source_root, 'models', 'adam_u.xml')
+    if not os.path.isfile(path):
+        raise FileNotFoundError(f'adam_u.xml not found (install share/ or {path})')
+    return os.path.abspath(path)
 
 
 def ypr_to_quat(yaw, pitch, roll):
