@@ -3,14 +3,15 @@
 """
 HB50 headroom: every rate held with users watching, and under a flood of invalid commands.
 
-Load: `hb50_stack` on MuJoCo (what `make run` starts) + two Python observer processes (one
-subscribes to every 500 Hz topic and the 10 Hz RELIABLE ones, one to /hb50/bridge_data) +
-`ros2 bag record -a` (ros2bag_mcap) + a stall detector (a process sleeping 1 ms and recording
-every oversleep > 10 ms: a VM stall, not ours). --runs runs of --duration s each print, per
-topic and per receiver (each observer, the bag), the rate beside its target (500 Hz topics
->= 99 % of 500 Hz; 10 Hz RELIABLE topics 10 +- 0.1 Hz) and the largest gap beside 20 ms, the
-gaps that overlap a measured stall reported apart. --extra-observers adds observers of every
-topic; --max-observers N tries 1..N extra and reports the largest count that still holds.
+Load: `hb50_stack` on MuJoCo (what `make run` starts; --separate: the four executables) + two
+Python observer processes (one subscribes to every 500 Hz topic and the 10 Hz RELIABLE ones,
+one to /hb50/bridge_data) + `ros2 bag record -a` (ros2bag_mcap) + a stall detector (a process
+sleeping 1 ms and recording every oversleep > 10 ms: a VM stall, not ours). --runs runs of
+--duration s each print, per topic and per receiver (each observer, the bag), the rate beside
+its target (500 Hz topics >= 99 % of 500 Hz; 10 Hz RELIABLE topics 10 +- 0.1 Hz) and the
+largest gap beside 20 ms, the gaps that overlap a measured stall reported apart.
+--extra-observers adds observers of every topic; --max-observers N tries 1..N extra and reports
+the largest count that still holds.
 
 Hostile phase: the same stack and a bridge_data observer while this process publishes a
 derandomized flood of --flood invalid JointCommands in --duration s (bad lengths, non-finite
@@ -32,6 +33,7 @@ import tempfile
 import threading
 import time
 
+from ament_index_python.packages import get_package_share_directory
 from workspace_testing import executable, isolate, start, stop
 
 FAST = ('bridge_data', 'bridge_state', 'joint_command', 'robot_state')
@@ -174,14 +176,27 @@ def helper(flag, *args):
     return [sys.executable, os.path.abspath(__file__), flag, *args]
 
 
-def start_stack():
-    return start([executable('hb50_nodes', 'hb50_stack'), '--ros-args', '--log-level',
-                  'warn'])
+SEPARATE = ('bridge_node', 'control_node', 'heartbeat_monitor', 'state_publisher_node')
+
+
+def start_stack(separate=False):
+    """Return the stack's processes, bridge_node's first: hb50_stack, or (separate) four."""
+    if not separate:
+        return [start([executable('hb50_nodes', 'hb50_stack'), '--ros-args', '--log-level',
+                       'warn'])]
+    params = os.path.join(get_package_share_directory('hb50_nodes'), 'config', 'hb50.yaml')
+    return [start([executable('hb50_nodes', exe), '--ros-args', '--params-file', params,
+                   '--log-level', 'warn']) for exe in SEPARATE]
+
+
+def stop_stack(procs):
+    for proc in procs:
+        stop(proc)
 
 
 def one_run(index, args, tmp, extra):
     """One loaded run; return True when every figure is met."""
-    stack = start_stack()
+    stack = start_stack(args.separate)
     procs, outs = [], []
     rec = None
     try:
@@ -202,7 +217,7 @@ def one_run(index, args, tmp, extra):
         window = (window[0], time.time_ns())
         after = load()
     finally:
-        stop(stack)
+        stop_stack(stack)
         for proc in procs:
             stop(proc)
         if rec is not None:
@@ -273,7 +288,7 @@ def hostile(args, tmp):
     from hb50_commons.msg import JointCommand
     from hb50_nodes import qos
     payloads = [serialize_message(m) for m in invalid_commands(args.flood)]
-    stack = start_stack()
+    stack = start_stack(args.separate)
     out = os.path.join(tmp, 'obs_hostile.json')
     stall_out = os.path.join(tmp, 'stalls_hostile.json')
     context = rclpy.Context()
@@ -284,7 +299,7 @@ def hostile(args, tmp):
         node = rclpy.create_node('headroom_fuzzer', context=context)
         pub = node.create_publisher(JointCommand, '/hb50/joint_command', qos.MAB_RT)
         time.sleep(args.warmup)
-        rss0 = rss_mb(stack.pid)
+        rss0 = rss_mb(stack[0].pid)
         before = load()
         window = [time.time_ns(), None]
         t0 = time.monotonic()
@@ -297,11 +312,11 @@ def hostile(args, tmp):
         time.sleep(max(0.0, t0 + args.duration - time.monotonic()))
         window[1] = time.time_ns()
         sent_in = time.monotonic() - t0
-        rss1 = rss_mb(stack.pid)
+        rss1 = rss_mb(stack[0].pid)
         after = load()
         node.destroy_node()
     finally:
-        stop(stack)
+        stop_stack(stack)
         stop(obs)
         stop(stall)
         context.try_shutdown()
@@ -315,7 +330,8 @@ def hostile(args, tmp):
     ok = report([('observer', arrivals)], tuple(window), stalls)
     grew = rss1 - rss0
     rss_ok = grew <= MAX_RSS_MB
-    print(f'    hb50_stack RSS {rss0:.1f} -> {rss1:.1f} MB: grew {grew:.1f} MB (target <= '
+    holder = 'bridge_node' if args.separate else 'hb50_stack'
+    print(f'    {holder} RSS {rss0:.1f} -> {rss1:.1f} MB: grew {grew:.1f} MB (target <= '
           f'{MAX_RSS_MB:g} MB) {"ok" if rss_ok else "NOT MET"}')
     return ok and rss_ok
 
@@ -330,6 +346,8 @@ def main():
     p.add_argument('--max-observers', type=int, default=0,
                    help='then try 1..N extra observers; report the largest that holds')
     p.add_argument('--flood', type=int, default=2000, help='invalid commands (0: skip)')
+    p.add_argument('--separate', action='store_true',
+                   help='the four executables in their own processes instead of hb50_stack')
     p.add_argument('--observer', nargs='+', help=argparse.SUPPRESS)
     p.add_argument('--stall-detector', help=argparse.SUPPRESS)
     args = p.parse_args()
@@ -338,7 +356,8 @@ def main():
     if args.stall_detector:
         return run_stall_detector(args.stall_detector)
     isolate()
-    print(f'HB50 headroom: hb50_stack on MuJoCo, {args.runs} runs of {args.duration:g} s '
+    what = 'the four HB50 executables' if args.separate else 'hb50_stack'
+    print(f'HB50 headroom: {what} on MuJoCo, {args.runs} runs of {args.duration:g} s '
           f'({os.cpu_count()} CPUs, ROS_DOMAIN_ID={os.environ["ROS_DOMAIN_ID"]}, load '
           f'{load()})')
     results = []
