@@ -15,10 +15,13 @@ SetParametersResult with a reason) and then calls ``apply`` with the new values,
 The only module of node_runtime that imports rclpy (the rest stays ROS-free).
 """
 
+# The annotations stay text: rclpy.parameter.Parameter is generic only in its hints.
+from __future__ import annotations
+
 from dataclasses import dataclass
 import math
 from typing import (Any, Callable, cast, Dict, Iterable, List, Mapping, Optional, Sequence,
-                    Tuple, TYPE_CHECKING, Union)
+                    Tuple, TYPE_CHECKING, TypeAlias, Union)
 
 from rcl_interfaces.msg import (FloatingPointRange, IntegerRange, ParameterDescriptor,
                                 SetParametersResult)
@@ -28,7 +31,7 @@ from rclpy.parameter import Parameter as RclpyParameter
 if TYPE_CHECKING:     # only for the annotations: rclpy.node is imported by the node itself
     from rclpy.node import Node
 
-Type = RclpyParameter.Type
+Type: TypeAlias = RclpyParameter.Type
 
 # Names accepted for Parameter.value_type (as `ros2 param describe` spells them, with '_').
 TYPE_NAMES = {
@@ -124,7 +127,7 @@ class Parameter:
             kind = TYPE_NAMES[kind]
         elif kind is None:
             kind = _infer_type(self.name, self.default)
-        elif not isinstance(kind, Type) or kind not in TYPE_NAMES.values():
+        elif not isinstance(kind, RclpyParameter.Type) or kind not in TYPE_NAMES.values():
             raise ValueError(f'parameter {self.name!r}: unsupported value_type {kind!r}')
         object.__setattr__(self, 'value_type', kind)
         object.__setattr__(self, 'default', _coerce(kind, self.default))
