@@ -15,23 +15,24 @@ This is the workspace's one clipper and one wording; no ROS here.
 from collections import OrderedDict
 import threading
 import time
+from typing import Callable, Hashable, Optional
 
 #: Longest piece of untrusted text bounded() puts in one log line.
 MAX_TEXT = 200
 ELLIPSIS = '\u2026'
 
 
-def cut_marker(length):
+def cut_marker(length: int) -> str:
     """Return the marker that ends a cut text: an ellipsis and the whole text's length."""
     return f'{ELLIPSIS}({length} chars)'
 
 
-def suppressed_note(count):
+def suppressed_note(count: int) -> str:
     """Return ' (N similar suppressed)' for the N repeats a RateLimiter held back ('' if 0)."""
     return f' ({count} similar suppressed)' if count else ''
 
 
-def bounded(text, limit=MAX_TEXT):
+def bounded(text: object, limit: int = MAX_TEXT) -> str:
     """``text`` (any object, via str): its first ``limit`` characters, then the cut marker."""
     text = str(text)
     if len(text) <= limit:
@@ -39,7 +40,7 @@ def bounded(text, limit=MAX_TEXT):
     return text[:limit] + cut_marker(len(text))
 
 
-def clip(text, limit):
+def clip(text: object, limit: int) -> str:
     """Return `text` (any object, via str) in at most `limit` characters, cut marker included."""
     text = str(text)
     if len(text) <= limit:
@@ -48,7 +49,7 @@ def clip(text, limit):
     return text[:max(0, limit - len(note))] + note
 
 
-def clip_repr(value, limit):
+def clip_repr(value: object, limit: int) -> str:
     """repr() of an untrusted string, at most `limit` characters of it (length noted)."""
     value = str(value)
     if len(value) > limit:
@@ -66,8 +67,9 @@ class RateLimiter:
     least recently, 'merge' counts the event under ``merge_key`` instead. Thread-safe.
     """
 
-    def __init__(self, period_s=1.0, max_keys=1024, clock=time.monotonic, on_full='clear',
-                 merge_key='other'):
+    def __init__(self, period_s: float = 1.0, max_keys: Optional[int] = 1024,
+                 clock: Callable[[], float] = time.monotonic, on_full: str = 'clear',
+                 merge_key: Hashable = 'other') -> None:
         if on_full not in ('clear', 'oldest', 'merge'):
             raise ValueError(f'on_full: {on_full!r} is not clear, oldest or merge')
         self.period = period_s
@@ -76,19 +78,20 @@ class RateLimiter:
         self._on_full = on_full
         self._merge_key = merge_key
         self._lock = threading.Lock()
-        self._keys = OrderedDict()      # key -> [time let through, suppressed since]
+        # key -> [time let through, suppressed since]
+        self._keys: 'OrderedDict[Hashable, list[float]]' = OrderedDict()
         self.suppressed = 0             # total, for tests and exit summaries
 
-    def _full(self):
+    def _full(self) -> bool:
         return self._max_keys is not None and len(self._keys) >= self._max_keys
 
-    def key(self, key):
+    def key(self, key: Hashable) -> Hashable:
         """Return the key an event of ``key`` is counted under (see on_full='merge')."""
         if self._on_full == 'merge' and key not in self._keys and self._full():
             return self._merge_key
         return key
 
-    def allow(self, key):
+    def allow(self, key: Hashable) -> tuple[bool, int]:
         """Return (allowed, how many were suppressed for this key since the last allowed)."""
         with self._lock:
             key = self.key(key)
@@ -107,4 +110,4 @@ class RateLimiter:
             else:
                 self._keys.move_to_end(key)
             repeats, entry[0], entry[1] = entry[1], now, 0
-            return True, repeats
+            return True, int(repeats)    # the count shares the float-typed entry

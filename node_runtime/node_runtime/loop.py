@@ -37,7 +37,9 @@ def reduce_timer_slack(slack_ns: int = 1000) -> bool:
     if not sys.platform.startswith('linux'):
         return False
     try:
-        return ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_TIMERSLACK, slack_ns, 0, 0, 0) == 0
+        libc = ctypes.CDLL(None, use_errno=True)
+        status: int = libc.prctl(_PR_SET_TIMERSLACK, slack_ns, 0, 0, 0)
+        return status == 0
     except (OSError, AttributeError):
         return False
 

@@ -15,16 +15,23 @@ SetParametersResult with a reason) and then calls ``apply`` with the new values,
 The only module of node_runtime that imports rclpy (the rest stays ROS-free).
 """
 
+# The annotations stay text: rclpy.parameter.Parameter is generic only in its hints.
+from __future__ import annotations
+
 from dataclasses import dataclass
 import math
-from typing import Any, Callable, Dict, Iterable, Mapping, Optional, Tuple
+from typing import (Any, Callable, cast, Dict, Iterable, List, Mapping, Optional, Sequence,
+                    Tuple, TYPE_CHECKING, TypeAlias, Union)
 
 from rcl_interfaces.msg import (FloatingPointRange, IntegerRange, ParameterDescriptor,
                                 SetParametersResult)
 from rclpy.exceptions import InvalidParameterTypeException, InvalidParameterValueException
 from rclpy.parameter import Parameter as RclpyParameter
 
-Type = RclpyParameter.Type
+if TYPE_CHECKING:     # only for the annotations: rclpy.node is imported by the node itself
+    from rclpy.node import Node
+
+Type: TypeAlias = RclpyParameter.Type
 
 # Names accepted for Parameter.value_type (as `ros2 param describe` spells them, with '_').
 TYPE_NAMES = {
@@ -37,12 +44,12 @@ TYPE_NAMES = {
     'double_array': Type.DOUBLE_ARRAY,
     'string_array': Type.STRING_ARRAY,
 }
-_ARRAYS = {Type.BOOL_ARRAY: Type.BOOL, Type.INTEGER_ARRAY: Type.INTEGER,
-           Type.DOUBLE_ARRAY: Type.DOUBLE, Type.STRING_ARRAY: Type.STRING}
+_ARRAYS: Dict[Type, Type] = {Type.BOOL_ARRAY: Type.BOOL, Type.INTEGER_ARRAY: Type.INTEGER,
+                             Type.DOUBLE_ARRAY: Type.DOUBLE, Type.STRING_ARRAY: Type.STRING}
 _INT64 = (-2 ** 63, 2 ** 63 - 1)
 
 
-def _element_type(value):
+def _element_type(value: object) -> Optional[Type]:
     if isinstance(value, bool):
         return Type.BOOL
     if isinstance(value, int):
@@ -54,22 +61,23 @@ def _element_type(value):
     return None
 
 
-def _infer_type(name, default):
+def _infer_type(name: str, default: object) -> Type:
     if isinstance(default, (list, tuple)):
         kinds = {_element_type(v) for v in default}
         if kinds == {Type.INTEGER, Type.DOUBLE}:
             kinds = {Type.DOUBLE}           # [1, 2.5] is a double array
-        if len(kinds) != 1 or None in kinds:
+        element = kinds.pop() if len(kinds) == 1 else None
+        if element is None:
             raise ValueError(f'parameter {name!r}: default {default!r} needs value_type= '
                              '(an empty list or mixed elements have no parameter type)')
-        return {v: k for k, v in _ARRAYS.items()}[kinds.pop()]
+        return {v: k for k, v in _ARRAYS.items()}[element]
     kind = _element_type(default)
     if kind is None:
         raise ValueError(f'parameter {name!r}: default {default!r} is no parameter type')
     return kind
 
 
-def _coerce(kind, value):
+def _coerce(kind: Type, value: Any) -> Any:
     """Value as rclpy types it for `kind` (ints given for doubles become floats)."""
     if kind == Type.DOUBLE and isinstance(value, int) and not isinstance(value, bool):
         return float(value)
@@ -81,7 +89,7 @@ def _coerce(kind, value):
     return value
 
 
-def _fmt(bound):
+def _fmt(bound: object) -> str:
     return f'{bound:g}' if isinstance(bound, float) else str(bound)
 
 
@@ -107,10 +115,10 @@ class Parameter:
     read_only: bool = True
     value_range: Optional[Tuple[Any, Any]] = None
     choices: Optional[Tuple[Any, ...]] = None
-    value_type: Any = None
+    value_type: Union[str, Type, None] = None
     constraints: str = ''
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         kind = self.value_type
         if isinstance(kind, str):
             if kind not in TYPE_NAMES:
@@ -119,7 +127,7 @@ class Parameter:
             kind = TYPE_NAMES[kind]
         elif kind is None:
             kind = _infer_type(self.name, self.default)
-        elif not isinstance(kind, Type) or kind not in TYPE_NAMES.values():
+        elif not isinstance(kind, RclpyParameter.Type) or kind not in TYPE_NAMES.values():
             raise ValueError(f'parameter {self.name!r}: unsupported value_type {kind!r}')
         object.__setattr__(self, 'value_type', kind)
         object.__setattr__(self, 'default', _coerce(kind, self.default))
@@ -137,29 +145,39 @@ class Parameter:
         self.check(self.value_default())
 
     @property
-    def element_type(self):
-        """Give the type of the value, or of each element for an array parameter."""
-        return _ARRAYS.get(self.value_type, self.value_type)
+    def _type(self) -> Type:
+        # __post_init__ has replaced a type name or None by the rclpy type.
+        return cast(Type, self.value_type)
 
-    def value_default(self):
+    @property
+    def element_type(self) -> Type:
+        """Give the type of the value, or of each element for an array parameter."""
+        return _ARRAYS.get(self._type, self._type)
+
+    def value_default(self) -> Any:
         """Return the default as the node sees it (a list for array parameters)."""
         return list(self.default) if self.value_type in _ARRAYS else self.default
 
-    def bounds(self):
+    def bounds(self) -> Union[Tuple[float, float], Tuple[int, int]]:
         """(low, high) with open sides as infinities (doubles) or int64 limits (integers)."""
-        low, high = self.value_range
+        low, high = self._range()
         if self.element_type == Type.DOUBLE:
             return (-math.inf if low is None else float(low),
                     math.inf if high is None else float(high))
         return (_INT64[0] if low is None else int(low), _INT64[1] if high is None else int(high))
 
-    def _range_text(self):
-        low, high = self.value_range
+    def _range(self) -> Tuple[Any, Any]:
+        if self.value_range is None:
+            raise TypeError(f'parameter {self.name!r} has no value_range')
+        return self.value_range
+
+    def _range_text(self) -> str:
+        low, high = self._range()
         return f'[{"-inf" if low is None else _fmt(low)}, {"inf" if high is None else _fmt(high)}]'
 
     def descriptor(self) -> ParameterDescriptor:
         """Build the ParameterDescriptor that ``ros2 param describe`` shows."""
-        d = ParameterDescriptor(name=self.name, type=self.value_type.value,
+        d = ParameterDescriptor(name=self.name, type=self._type.value,
                                 description=self.description, read_only=self.read_only)
         notes = []
         if self.value_range is not None:
@@ -180,7 +198,7 @@ class Parameter:
         d.additional_constraints = '; '.join(notes)
         return d
 
-    def check(self, value):
+    def check(self, value: Any) -> None:
         """Raise a one-line ValueError naming the parameter if `value` breaks range/choices."""
         values = list(value) if self.value_type in _ARRAYS else [value]
         for i, v in enumerate(values):
@@ -197,7 +215,7 @@ class Parameter:
 
 def table(parameters: Iterable[Parameter]) -> Dict[str, Parameter]:
     """Map name -> Parameter; ValueError on a duplicate name."""
-    out = {}
+    out: Dict[str, Parameter] = {}
     for p in parameters:
         if p.name in out:
             raise ValueError(f'parameter {p.name!r} is listed twice')
@@ -205,7 +223,7 @@ def table(parameters: Iterable[Parameter]) -> Dict[str, Parameter]:
     return out
 
 
-def _declare_one(node, p: Parameter):
+def _declare_one(node: 'Node', p: Parameter) -> Any:
     descriptor = p.descriptor()
     default = p.value_default()
     if not default and p.value_type in _ARRAYS:
@@ -222,7 +240,7 @@ def _declare_one(node, p: Parameter):
     return node.get_parameter(p.name).value
 
 
-def declare(node, parameters: Iterable[Parameter]) -> Dict[str, Any]:
+def declare(node: 'Node', parameters: Iterable[Parameter]) -> Dict[str, Any]:
     """
     Declare every parameter on `node` with its descriptor; return {name: start-up value}.
 
@@ -230,7 +248,7 @@ def declare(node, parameters: Iterable[Parameter]) -> Dict[str, Any]:
     value of the wrong type, out of range or not among the choices raises ValueError with
     one line naming the parameter (the node should exit with it, nothing started yet).
     """
-    values = {}
+    values: Dict[str, Any] = {}
     for p in table(parameters).values():
         try:
             value = _declare_one(node, p)
@@ -248,9 +266,11 @@ def declare(node, parameters: Iterable[Parameter]) -> Dict[str, Any]:
     return values
 
 
-def on_change(node, parameters: Iterable[Parameter],
+def on_change(node: 'Node', parameters: Iterable[Parameter],
               apply: Optional[Callable[[Dict[str, Any]], None]] = None,
-              validate: Optional[Callable[[Mapping[str, Any]], Optional[str]]] = None):
+              validate: Optional[Callable[[Mapping[str, Any]], Optional[str]]] = None,
+              ) -> Tuple[Callable[[List[RclpyParameter[Any]]], SetParametersResult],
+                         Callable[[List[RclpyParameter[Any]]], None]]:
     """
     Make the run-time parameters of `parameters` take effect when set.
 
@@ -265,12 +285,12 @@ def on_change(node, parameters: Iterable[Parameter],
     """
     specs = table(parameters)
 
-    def changes_of(params):
+    def changes_of(params: Sequence[RclpyParameter[Any]]) -> Dict[str, Any]:
         # Array values arrive as array.array or tuples: hand lists to the node.
         return {p.name: (list(p.value) if specs[p.name].value_type in _ARRAYS else p.value)
                 for p in params if p.name in specs}
 
-    def check(params):
+    def check(params: List[RclpyParameter[Any]]) -> SetParametersResult:
         changes = changes_of(params)
         try:
             for name, value in changes.items():
@@ -282,7 +302,7 @@ def on_change(node, parameters: Iterable[Parameter],
             return SetParametersResult(successful=False, reason=str(reason))
         return SetParametersResult(successful=True)
 
-    def applied(params):
+    def applied(params: List[RclpyParameter[Any]]) -> None:
         changes = changes_of(params)
         if changes and apply is not None:
             apply(changes)

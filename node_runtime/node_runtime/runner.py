@@ -98,8 +98,9 @@ def report(prog: str, code: int, exc: BaseException, reason: Optional[str] = Non
     return code
 
 
-def _config_errors(extra: Iterable[Type[BaseException]] = ()) -> Tuple[type, ...]:
-    errors: List[type] = [ValueError, *extra]
+def _config_errors(
+        extra: Iterable[Type[BaseException]] = ()) -> Tuple[Type[BaseException], ...]:
+    errors: List[Type[BaseException]] = [ValueError, *extra]
     if 'rclpy' in sys.modules:      # never imported here: a process without ROS stays so
         from rclpy.exceptions import NameValidationException, ParameterException
         errors += [ParameterException, NameValidationException]

@@ -15,15 +15,23 @@ callbacks. This module imports nothing heavy; threading only when event() is fir
 # `_signal` is the interpreter's built-in module behind `signal`: importing it costs nothing,
 # while `signal` builds its enums first (milliseconds, far more on a loaded machine).
 import _signal
+from types import FrameType
+from typing import Callable, NoReturn, Optional, Sequence, TYPE_CHECKING
+
+if TYPE_CHECKING:     # threading is imported by event() only, on first use
+    import threading
 
 STOP_SIGNALS = (_signal.SIGINT, _signal.SIGTERM)
 
-_requested = []     # the first entry: the signal number that asked (None: request())
-_event = None       # threading.Event, made by event() on first use
-_wake = None        # (os.write, fd): the pipe to event()'s relay thread, once it exists
+# The first entry: the signal number that asked (None: request()).
+_requested: list[Optional[int]] = []
+# threading.Event, made by event() on first use.
+_event: Optional['threading.Event'] = None
+# (os.write, fd): the pipe to event()'s relay thread, once it exists.
+_wake: Optional[tuple[Callable[[int, bytes], int], int]] = None
 
 
-def _on_signal(signum, frame):
+def _on_signal(signum: int, frame: Optional[FrameType]) -> None:
     # Only a flag and a byte: the handler runs between two bytecodes of whatever the main
     # thread is doing, so it must not tear anything down itself, nor take a lock. The main
     # thread may be inside the Event's own wait() holding its lock, and Event.set() here
@@ -40,7 +48,7 @@ def _on_signal(signum, frame):
             pass
 
 
-def install(early=()):
+def install(early: Sequence[int] = ()) -> None:
     """
     Route SIGINT and SIGTERM to the stop request (main thread only; idempotent).
 
@@ -56,7 +64,7 @@ def install(early=()):
         request(signum)
 
 
-def request(signum=None):
+def request(signum: Optional[int] = None) -> None:
     """Ask the running executable to stop, as a signal would (not from a signal handler)."""
     if not _requested:
         _requested.append(signum)
@@ -65,17 +73,17 @@ def request(signum=None):
         ev.set()
 
 
-def requested():
+def requested() -> bool:
     """Return True once SIGINT or SIGTERM arrived (or request() was called)."""
     return bool(_requested)
 
 
-def signum():
+def signum() -> Optional[int]:
     """Return the signal that asked first (None: none yet, or request() without one)."""
     return _requested[0] if _requested else None
 
 
-def event():
+def event() -> 'threading.Event':
     """
     Return a threading.Event that is set once a stop is requested.
 
@@ -96,12 +104,12 @@ def event():
     return _event
 
 
-def _relay(read, fd, event):
+def _relay(read: Callable[[int, int], bytes], fd: int, event: 'threading.Event') -> None:
     read(fd, 1)             # returns once a signal handler wrote its byte
     event.set()
 
 
-def watch(stop=None):
+def watch(stop: Optional['threading.Event'] = None) -> 'threading.Event':
     """
     Return the Event a loop watches: ``stop`` if given, else event() after install().
 
@@ -114,14 +122,14 @@ def watch(stop=None):
     return event()
 
 
-def install_interrupt(exception=KeyboardInterrupt):
+def install_interrupt(exception: Callable[[], BaseException] = KeyboardInterrupt) -> None:
     """
     Make SIGINT and SIGTERM raise ``exception`` wherever the main thread is (main only).
 
     For short-lived commands that unwind instead of polling a request: the first signal
     raises, later ones are ignored so the unwinding is not interrupted again.
     """
-    def _raise(signum, frame):
+    def _raise(signum: int, frame: Optional[FrameType]) -> None:
         for sig in STOP_SIGNALS:
             _signal.signal(sig, _signal.SIG_IGN)
         if not _requested:      # noted first: a C extension may turn the exception into another
@@ -131,7 +139,8 @@ def install_interrupt(exception=KeyboardInterrupt):
         _signal.signal(sig, _raise)
 
 
-def launch(target, early=(), *, argv=False, stop=False, interrupt=False, hard_exit=False):
+def launch(target: str, early: Sequence[int] = (), *, argv: bool = False, stop: bool = False,
+           interrupt: bool = False, hard_exit: bool = False) -> NoReturn:
     """
     Body of a launcher script: handlers, then site, then run `target`; never returns.
 
@@ -195,7 +204,7 @@ _LAUNCHER = ('import _signal\n'
 _LAUNCH_OPTIONS = ('argv', 'stop', 'interrupt', 'hard_exit')
 
 
-def launcher_source(target, **options):
+def launcher_source(target: str, **options: object) -> str:
     """
     Return a launcher script's text, for a child process started ``python3 -S -c <text>``.
 
@@ -212,7 +221,7 @@ def launcher_source(target, **options):
     return _LAUNCHER.format(target=target, options=text)
 
 
-def _leave(code, hard_exit):
+def _leave(code: Optional[int], hard_exit: bool) -> NoReturn:
     import sys
     if not hard_exit:
         sys.exit(code)
