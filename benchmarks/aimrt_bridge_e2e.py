@@ -494,30 +494,23 @@ def main():
     def spin(timeout):
         executor.spin_once(timeout_sec=timeout)    # EventsExecutor: always with a timeout
 
-    received = []       # (header stamp ns, monotonic ns at the callback)
     unpack = struct.Struct('<iI').unpack_from
 
-    def on_raw(data):
-        sec, nanosec = unpack(data, 4)      # after the 4-byte CDR encapsulation header
-        received.append((sec * 1_000_000_000 + nanosec, time.monotonic_ns()))
-    # histories as deep as the run: a subscriber here that falls behind on a loaded
-    # machine must not turn into DDS history overwrites counted as bridge losses
-    node.create_subscription(RosJointState, 'bench/joint_states', on_raw,
-                             QoSProfile(depth=depth), raw=True)
-    floor_received = []
+    def stamp_log(topic):
+        """Subscribe raw to `topic`; return the list of (header stamp ns, monotonic ns)."""
+        log = []
 
-    def on_floor(data):
-        sec, nanosec = unpack(data, 4)
-        floor_received.append((sec * 1_000_000_000 + nanosec, time.monotonic_ns()))
-    node.create_subscription(RosJointState, 'bench/floor_joint_states', on_floor,
-                             QoSProfile(depth=depth), raw=True)
-    http_floor_received = []
-
-    def on_http_floor(data):
-        sec, nanosec = unpack(data, 4)
-        http_floor_received.append((sec * 1_000_000_000 + nanosec, time.monotonic_ns()))
-    node.create_subscription(RosJointState, 'bench/http_floor_joint_states', on_http_floor,
-                             QoSProfile(depth=depth), raw=True)
+        def on_raw(data):
+            sec, nanosec = unpack(data, 4)      # after the 4-byte CDR encapsulation header
+            log.append((sec * 1_000_000_000 + nanosec, time.monotonic_ns()))
+        # histories as deep as the run: a subscriber here that falls behind on a loaded
+        # machine must not turn into DDS history overwrites counted as bridge losses
+        node.create_subscription(RosJointState, topic, on_raw, QoSProfile(depth=depth),
+                                 raw=True)
+        return log
+    received = stamp_log('bench/joint_states')
+    floor_received = stamp_log('bench/floor_joint_states')
+    http_floor_received = stamp_log('bench/http_floor_joint_states')
     cmd_pub = node.create_publisher(RosJointCommand, 'bench/joint_command',
                                     QoSProfile(depth=depth))
     try:
