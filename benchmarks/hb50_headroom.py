@@ -27,13 +27,12 @@ import argparse
 import json
 import math
 import os
-import signal
 import sys
 import tempfile
-import threading
 import time
 
 from ament_index_python.packages import get_package_share_directory
+from node_runtime import stop as stop_request
 from workspace_testing import executable, isolate, start, stop
 
 FAST = ('bridge_data', 'bridge_state', 'joint_command', 'robot_state')
@@ -52,13 +51,6 @@ def load():
 
 # --- helper processes (this file with a hidden flag) -------------------------------------------
 
-def _until_signal():
-    stopping = threading.Event()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(sig, lambda *_: stopping.set())
-    return stopping
-
-
 def run_observer(out_path, names):
     """Receive `names` (raw) and write each message's arrival (realtime ns) at exit."""
     import rclpy
@@ -70,7 +62,7 @@ def run_observer(out_path, names):
     types = {'bridge_data': BridgeData, 'bridge_state': BridgeState,
              'joint_command': JointCommand, 'robot_state': RobotState,
              'bridge_state_10hz': BridgeState, 'robot_state_10hz': RobotState}
-    stopping = _until_signal()
+    stopping = stop_request.watch()   # SIGINT/SIGTERM set it (node_runtime.stop)
     rclpy.init(signal_handler_options=SignalHandlerOptions.NO)
     node = rclpy.create_node(f'headroom_observer_{os.getpid()}')
     arrivals = {name: [] for name in names}
@@ -94,7 +86,7 @@ def run_observer(out_path, names):
 
 def run_stall_detector(out_path):
     """Sleep 1 ms at a time; write every oversleep > STALL_MS as (start, end) realtime ns."""
-    stopping = _until_signal()
+    stopping = stop_request.watch()   # SIGINT/SIGTERM set it (node_runtime.stop)
     stalls = []
     print('running:', flush=True)
     while not stopping.is_set():

@@ -29,13 +29,13 @@ import base64
 import importlib
 import json
 import os
-import signal
 import sys
 import tempfile
 import threading
 import time
 
 from _cpu_sampling import load, measure_cpu as measure_pids_cpu
+from node_runtime import stop as stop_request
 from robstride_sim_cycle import params_file
 from workspace_testing import allocate_domain, executable, localhost_env, start, stop
 
@@ -62,9 +62,7 @@ def run_floor(spec_path):
 
     with open(spec_path, encoding='utf-8') as f:
         spec = json.load(f)
-    stopping = threading.Event()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(sig, lambda *_: stopping.set())
+    stopping = stop_request.watch()   # SIGINT/SIGTERM set it (node_runtime.stop)
     rclpy.init(signal_handler_options=SignalHandlerOptions.NO)
 
     def qos(entry):
@@ -103,13 +101,6 @@ def run_floor(spec_path):
     return 0
 
 
-def _stop_event():
-    stopping = threading.Event()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(sig, lambda *_: stopping.set())
-    return stopping
-
-
 def _run_loop(tick, stopping):
     """Tick at RATE in node_runtime's DeadlineLoop (the simulators' loop) until stopping."""
     from node_runtime.loop import DeadlineLoop
@@ -129,7 +120,7 @@ def run_adam_floor(domain):
     """
     from pnd_adam_sim.simulator import AdamSimulator
     from pnd_adam_sim.state_cdr import write_serialized
-    stopping = _stop_event()
+    stopping = stop_request.watch()   # SIGINT/SIGTERM set it (node_runtime.stop)
     sim = AdamSimulator(domain, RATE, stop=stopping)
     low, hand = sim.encoder.lowstate(sim.model), sim.encoder.handstate(sim.model)
 
@@ -153,7 +144,7 @@ def run_aimrt_floor(config):
     tick offers a state batch encoded once.
     """
     from aimrt_mujoco_sim.sim import AimrtMujocoSim, load_config
-    stopping = _stop_event()
+    stopping = stop_request.watch()   # SIGINT/SIGTERM set it (node_runtime.stop)
     sim = AimrtMujocoSim(load_config(config), stopping)
     batch = sim.state_batch(time.time_ns())
     ticks = [0]
