@@ -39,6 +39,8 @@ import sys
 import tempfile
 import time
 
+from _cpu_sampling import cpu_seconds
+
 PATH = b'/channel/bench/pb%3Aaimrt.protocols.sensor.JointState'
 WINDOW = 128            # requests in flight at most (pipelined)
 TARGET_RATE = 5000
@@ -157,6 +159,26 @@ def send_paced(port, seconds, rate_hz=1000.0):
     return answers.ok, secs, rtt[0.5], rtt[0.99]
 
 
+def floor_publisher(node_name, topic):
+    """
+    rclpy.init, then a node and a JointState publisher on `topic` for a floor child process.
+
+    Returns (node, publisher, bytearray): the CDR bytes the bridge publishes for the
+    benchmark message, whose stamp (bytes 4-12) the caller patches before each publish.
+    """
+    from aimrt_protocols_py import codec
+    from aimrt_protocols_py.messages import JointState
+    from aimrt_protocols_py.ros_cdr import joint_state_to_ros_cdr
+    import rclpy
+    from rclpy.qos import QoSProfile
+    from sensor_msgs.msg import JointState as RosJointState
+    data = bytearray(joint_state_to_ros_cdr(
+        codec.decode(JointState, header_bytes(1) + joints_bytes())))
+    rclpy.init()
+    node = rclpy.create_node(node_name)
+    return node, node.create_publisher(RosJointState, topic, QoSProfile(depth=1000)), data
+
+
 def ros_publisher(seconds, rate_hz=1000.0):
     """
     Child process: the DDS floor, a bare rclpy publisher of the bridge's JointState bytes.
@@ -166,18 +188,8 @@ def ros_publisher(seconds, rate_hz=1000.0):
     publish) at rate_hz for `seconds` on bench/floor_joint_states, sleeping to absolute
     deadlines; no executor, as the bridge publishes from its HTTP thread.
     """
-    from aimrt_protocols_py import codec
-    from aimrt_protocols_py.messages import JointState
-    from aimrt_protocols_py.ros_cdr import joint_state_to_ros_cdr
     import rclpy
-    from rclpy.qos import QoSProfile
-    from sensor_msgs.msg import JointState as RosJointState
-    msg = codec.decode(JointState, header_bytes(1) + joints_bytes())
-    data = bytearray(joint_state_to_ros_cdr(msg))
-    rclpy.init()
-    node = rclpy.create_node('aimrt_bridge_bench_floor')
-    pub = node.create_publisher(RosJointState, 'bench/floor_joint_states',
-                                QoSProfile(depth=1000))
+    node, pub, data = floor_publisher('aimrt_bridge_bench_floor', 'bench/floor_joint_states')
     deadline = time.monotonic() + 30
     while not pub.get_subscription_count() and time.monotonic() < deadline:
         time.sleep(0.01)
@@ -335,19 +347,10 @@ def http_ros_floor():
     bench/http_floor_joint_states from the server thread, as the bridge does. Prints its
     port, serves until SIGTERM, then prints its CPU share.
     """
-    from aimrt_protocols_py import codec
     from aimrt_protocols_py.http_channel import ChannelServer
-    from aimrt_protocols_py.messages import JointState
-    from aimrt_protocols_py.ros_cdr import joint_state_to_ros_cdr
     import rclpy
-    from rclpy.qos import QoSProfile
-    from sensor_msgs.msg import JointState as RosJointState
-    msg = codec.decode(JointState, header_bytes(1) + joints_bytes())
-    data = bytearray(joint_state_to_ros_cdr(msg))
-    rclpy.init()
-    node = rclpy.create_node('aimrt_bridge_bench_http_floor')
-    pub = node.create_publisher(RosJointState, 'bench/http_floor_joint_states',
-                                QoSProfile(depth=1000))
+    node, pub, data = floor_publisher('aimrt_bridge_bench_http_floor',
+                                      'bench/http_floor_joint_states')
     pack = struct.Struct('<iI').pack_into
 
     def handle(topic, msg_type, content_type, body):
@@ -369,13 +372,6 @@ def http_ros_floor():
     print(cpu_pct, flush=True)
     node.destroy_node()
     rclpy.try_shutdown()
-
-
-def cpu_seconds(pid):
-    """User + system CPU seconds of a process so far."""
-    with open(f'/proc/{pid}/stat') as f:
-        fields = f.read().rsplit(')', 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf('SC_CLK_TCK')
 
 
 def handler_stages(node):
