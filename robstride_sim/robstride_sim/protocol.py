@@ -114,8 +114,23 @@ def uint_to_float(u: int, lo: float, hi: float, bits: int = 16) -> float:
     return lo + u * (hi - lo) / ((1 << bits) - 1)
 
 
+# Constants of the 16-bit scaling, for the codecs below that write float_to_uint and
+# uint_to_float out (their arithmetic, term for term, so the bits are the same).
+_SPAN16 = (1 << 16) - 1
+_P_LO = -P_MAX
+_P_RANGE = P_MAX - _P_LO
+_PACK_HHHH = struct.Struct('>HHHH').pack
+_UNPACK_HHHH = struct.Struct('>HHHH').unpack
+_PACK_HHHh = struct.Struct('>HHHh').pack
+_UNPACK_HHHh = struct.Struct('>HHHh').unpack
+
+
 def _arb(comm_type: int, area2: int, dest: int) -> int:
     return ((comm_type & 0x1F) << 24) | ((area2 & 0xFFFF) << 8) | (dest & 0xFF)
+
+
+_MOTION_BITS = (CommType.MOTION & 0x1F) << 24
+_FEEDBACK_BITS = (CommType.FEEDBACK & 0x1F) << 24
 
 
 # --- host -> motor -----------------------------------------------------------------------
@@ -143,23 +158,37 @@ def encode_motion(model: MotorModel, motor_id: int, position: float, velocity: f
 
     Every field saturates at the model's range (as the 16-bit scaling does on the real bus).
     """
-    t = float_to_uint(torque, -model.t_max, model.t_max)
-    data = struct.pack('>HHHH',
-                       float_to_uint(position, -P_MAX, P_MAX),
-                       float_to_uint(velocity, -model.v_max, model.v_max),
-                       float_to_uint(kp, 0.0, model.kp_max),
-                       float_to_uint(kd, 0.0, model.kd_max))
-    return CanFrame(_arb(CommType.MOTION, t, motor_id), data)
+    # float_to_uint written out per field (the same arithmetic, so the same bits): this runs
+    # once per motor every cycle, and the calls cost more than the scaling.
+    v, t, kp_max, kd_max = model.v_max, model.t_max, model.kp_max, model.kd_max
+    lo = -t
+    x = lo if torque < lo else (t if torque > t else torque)
+    t_u = int(round((x - lo) * _SPAN16 / (t - lo)))
+    x = _P_LO if position < _P_LO else (P_MAX if position > P_MAX else position)
+    p_u = int(round((x - _P_LO) * _SPAN16 / _P_RANGE))
+    lo = -v
+    x = lo if velocity < lo else (v if velocity > v else velocity)
+    v_u = int(round((x - lo) * _SPAN16 / (v - lo)))
+    x = 0.0 if kp < 0.0 else (kp_max if kp > kp_max else kp)
+    kp_u = int(round(x * _SPAN16 / kp_max))
+    x = 0.0 if kd < 0.0 else (kd_max if kd > kd_max else kd)
+    kd_u = int(round(x * _SPAN16 / kd_max))
+    return CanFrame((_MOTION_BITS | ((t_u & 0xFFFF) << 8) | (motor_id & 0xFF)),
+                    _PACK_HHHH(p_u, v_u, kp_u, kd_u))
 
 
 def decode_motion(model: MotorModel, frame: CanFrame):
     """Decode a motion-control frame to (position, velocity, kp, kd, torque), motor units."""
     if frame.comm_type != CommType.MOTION or len(frame.data) != 8:
         raise ProtocolError('not a motion-control frame')
-    p, v, kp, kd = struct.unpack('>HHHH', frame.data)
-    return (uint_to_float(p, -P_MAX, P_MAX), uint_to_float(v, -model.v_max, model.v_max),
-            uint_to_float(kp, 0.0, model.kp_max), uint_to_float(kd, 0.0, model.kd_max),
-            uint_to_float(frame.area2, -model.t_max, model.t_max))
+    p, v, kp, kd = _UNPACK_HHHH(frame.data)
+    # uint_to_float written out per field (same arithmetic), as in encode_motion
+    v_max, t_max = model.v_max, model.t_max
+    return (_P_LO + p * _P_RANGE / _SPAN16,
+            -v_max + v * (v_max - -v_max) / _SPAN16,
+            0.0 + kp * model.kp_max / _SPAN16,
+            0.0 + kd * model.kd_max / _SPAN16,
+            -t_max + ((frame.arb_id >> 8) & 0xFFFF) * (t_max - -t_max) / _SPAN16)
 
 
 def _param_payload(index: int, value: float) -> bytes:
@@ -228,12 +257,18 @@ def encode_feedback(model: MotorModel, host_id: int, motor_id: int, run_state: i
     """Encode a feedback frame (type 2) as a motor sends it."""
     area2 = ((run_state & 0x3) << 14) | (fault_word_to_flags(fault_word) << 8) | motor_id
     temp = max(-3276.8, min(3276.7, temperature))
-    data = struct.pack('>HHHh',
-                       float_to_uint(position, -P_MAX, P_MAX),
-                       float_to_uint(velocity, -model.v_max, model.v_max),
-                       float_to_uint(torque, -model.t_max, model.t_max),
-                       int(round(temp * 10.0)))
-    return CanFrame(_arb(CommType.FEEDBACK, area2, host_id), data)
+    # float_to_uint written out per field (same arithmetic), as in encode_motion
+    v, t = model.v_max, model.t_max
+    x = _P_LO if position < _P_LO else (P_MAX if position > P_MAX else position)
+    p_u = int(round((x - _P_LO) * _SPAN16 / _P_RANGE))
+    lo = -v
+    x = lo if velocity < lo else (v if velocity > v else velocity)
+    v_u = int(round((x - lo) * _SPAN16 / (v - lo)))
+    lo = -t
+    x = lo if torque < lo else (t if torque > t else torque)
+    t_u = int(round((x - lo) * _SPAN16 / (t - lo)))
+    return CanFrame(_FEEDBACK_BITS | ((area2 & 0xFFFF) << 8) | (host_id & 0xFF),
+                    _PACK_HHHh(p_u, v_u, t_u, int(round(temp * 10.0))))
 
 
 def decode_feedback(model: MotorModel, frame: CanFrame) -> Feedback:
@@ -250,12 +285,14 @@ def decode_feedback_fields(model: MotorModel, frame: CanFrame):
     """
     if frame.comm_type != CommType.FEEDBACK or len(frame.data) != 8:
         raise ProtocolError('not a feedback frame')
-    p, v, t, temp = struct.unpack('>HHHh', frame.data)
+    p, v, t, temp = _UNPACK_HHHh(frame.data)
     area2 = frame.area2
+    # uint_to_float written out per field (same arithmetic), as in encode_motion
+    v_max, t_max = model.v_max, model.t_max
     return (area2 & 0xFF, (area2 >> 14) & 0x3, (area2 >> 8) & 0x3F,
-            uint_to_float(p, -P_MAX, P_MAX),
-            uint_to_float(v, -model.v_max, model.v_max),
-            uint_to_float(t, -model.t_max, model.t_max),
+            _P_LO + p * _P_RANGE / _SPAN16,
+            -v_max + v * (v_max - -v_max) / _SPAN16,
+            -t_max + t * (t_max - -t_max) / _SPAN16,
             temp / 10.0)
 
 

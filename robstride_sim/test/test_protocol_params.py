@@ -3,6 +3,7 @@
 import math
 import struct
 
+from hypothesis import given, settings, strategies as st
 import pytest
 
 from robstride_sim import protocol as proto
@@ -112,3 +113,85 @@ def test_required_parameters_present():
     assert {'run_mode', 'iq_ref', 'spd_ref', 'limit_torque', 'loc_ref', 'limit_spd',
             'limit_cur', 'mechPos', 'mechVel', 'VBUS', 'loc_kp', 'spd_kp', 'spd_ki',
             'canTimeout'} <= names
+
+
+# --- the written-out codecs against float_to_uint / uint_to_float --------------------------
+
+def _reference_motion(model, motor_id, position, velocity, kp, kd, torque):
+    """encode_motion as the scaling functions define it (the codec writes them out)."""
+    t = proto.float_to_uint(torque, -model.t_max, model.t_max)
+    data = struct.pack('>HHHH', proto.float_to_uint(position, -P_MAX, P_MAX),
+                       proto.float_to_uint(velocity, -model.v_max, model.v_max),
+                       proto.float_to_uint(kp, 0.0, model.kp_max),
+                       proto.float_to_uint(kd, 0.0, model.kd_max))
+    return proto.CanFrame((1 << 24) | ((t & 0xFFFF) << 8) | (motor_id & 0xFF), data)
+
+
+def _reference_feedback(model, host_id, motor_id, run_state, fault_word, position, velocity,
+                        torque, temperature):
+    area2 = (((run_state & 0x3) << 14) | (proto.fault_word_to_flags(fault_word) << 8)
+             | motor_id)
+    temp = max(-3276.8, min(3276.7, temperature))
+    data = struct.pack('>HHHh', proto.float_to_uint(position, -P_MAX, P_MAX),
+                       proto.float_to_uint(velocity, -model.v_max, model.v_max),
+                       proto.float_to_uint(torque, -model.t_max, model.t_max),
+                       int(round(temp * 10.0)))
+    return proto.CanFrame((2 << 24) | ((area2 & 0xFFFF) << 8) | (host_id & 0xFF), data)
+
+
+def _unscaled(u, lo, hi):
+    return proto.uint_to_float(u, lo, hi)
+
+
+_models = st.sampled_from(sorted(MODELS))
+# finite values far inside, at and beyond every field's range, both zeros, and integers
+_values = st.one_of(st.floats(allow_nan=False, allow_infinity=True, width=64),
+                    st.floats(min_value=-6000.0, max_value=6000.0),
+                    st.sampled_from([0.0, -0.0, P_MAX, -P_MAX, 5000.0, 100.0, 0.5]),
+                    st.integers(min_value=-6000, max_value=6000))
+
+
+@settings(max_examples=400, deadline=None)
+@given(_models, st.integers(0, 255), _values, _values, _values, _values, _values)
+def test_encode_motion_is_the_scaling_term_for_term(name, motor_id, p, v, kp, kd, t):
+    model = MODELS[name]
+    assert proto.encode_motion(model, motor_id, p, v, kp, kd, t) == \
+        _reference_motion(model, motor_id, p, v, kp, kd, t)
+
+
+@settings(max_examples=400, deadline=None)
+@given(_models, st.integers(0, 255), st.integers(0, 127), st.integers(0, 3),
+       st.integers(0, 0x1FFFF), _values, _values, _values,
+       st.floats(min_value=-4000.0, max_value=4000.0))
+def test_encode_feedback_is_the_scaling_term_for_term(name, host_id, motor_id, run_state,
+                                                      fault_word, p, v, t, temperature):
+    model = MODELS[name]
+    args = (model, host_id, motor_id, run_state, fault_word, p, v, t, temperature)
+    assert proto.encode_feedback(*args) == _reference_feedback(*args)
+
+
+@settings(max_examples=400, deadline=None)
+@given(_models, st.integers(0, 0xFFFF), st.binary(min_size=8, max_size=8))
+def test_decoders_are_the_scaling_term_for_term(name, area2, data):
+    model = MODELS[name]
+    p, v, a, b = struct.unpack('>HHHH', data)
+    motion = proto.CanFrame((1 << 24) | (area2 << 8) | 5, data)
+    assert proto.decode_motion(model, motion) == (
+        _unscaled(p, -P_MAX, P_MAX), _unscaled(v, -model.v_max, model.v_max),
+        _unscaled(a, 0.0, model.kp_max), _unscaled(b, 0.0, model.kd_max),
+        _unscaled(area2, -model.t_max, model.t_max))
+    temp = struct.unpack('>h', data[6:])[0]
+    feedback = proto.CanFrame((2 << 24) | (area2 << 8) | 0xFD, data)
+    assert proto.decode_feedback_fields(model, feedback) == (
+        area2 & 0xFF, (area2 >> 14) & 0x3, (area2 >> 8) & 0x3F,
+        _unscaled(p, -P_MAX, P_MAX), _unscaled(v, -model.v_max, model.v_max),
+        _unscaled(a, -model.t_max, model.t_max), temp / 10.0)
+
+
+def test_codecs_refuse_nan_as_the_scaling_does():
+    with pytest.raises(ValueError):
+        proto.float_to_uint(math.nan, 0.0, 1.0)
+    with pytest.raises(ValueError):
+        proto.encode_motion(RS03, 1, math.nan, 0.0, 0.0, 0.0, 0.0)
+    with pytest.raises(ValueError):
+        proto.encode_feedback(RS03, 0xFD, 1, 2, 0, 0.0, math.nan, 0.0, 25.0)
