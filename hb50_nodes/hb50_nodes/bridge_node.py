@@ -116,7 +116,7 @@ class BridgeNode(LoopNode):
         celsius = np.minimum(np.maximum(np.rint(temperature), 0), 255).astype(np.uint8)
         data = self._data_layout.pack(
             sec, nanosec, *quat, *gyro, *accel, _f32(sim.q), _f32(sim.dq), _f32(sim.tau),
-            celsius.tobytes(), sim.status.astype('<u2').tobytes())
+            celsius.tobytes(), sim.status.astype('<u2', copy=False).tobytes())
         ambient = sim.cfg.ambient_temperature
         bus_v = float(sim.bus_v)
         # mean() is add.reduce / count; called directly it skips numpy's Python wrapper.

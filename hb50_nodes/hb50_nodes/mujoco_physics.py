@@ -30,6 +30,8 @@ from .layout import JOINT_NAMES, LEG_FRONT, LEG_NAMES, LEG_SIDE, NUM_JOINTS, NUM
 LEGS = tuple(name.lower() for name in LEG_NAMES)
 CONTACT_FORCE = 1.0     # N of normal force on a foot that counts as contact
 _FREE_Q, _FREE_V = 7, 6  # qpos / qvel entries of the floating base, before the joints
+_NONE = np.zeros(NUM_JOINTS, dtype=bool)     # no joint selected (read only)
+_NONE.flags.writeable = False
 
 
 def model_path(configured=''):
@@ -95,6 +97,7 @@ class MujocoSim(ActuatorPower):
         # ValidCommand object is applied (bridge_core keeps it until a new one is accepted).
         self._cmd = None
         self._cmd_terms = None
+        self._applied = None    # the command whose gains and ctrl MuJoCo holds, unmodified
         self._place_on_ground()
         self._read()
 
@@ -154,14 +157,25 @@ class MujocoSim(ActuatorPower):
         kp, kd = cmd.kp, cmd.kd
         # A drive over its velocity limit gives no torque that would speed it up further.
         dq = self.dq
-        full = ctrl - kp * self.q - kd * dq
-        fast = (np.abs(dq) > cfg.velocity_limit) & (full * dq > 0.0)
+        over = np.abs(dq) > cfg.velocity_limit
+        if over.any():
+            full = ctrl - kp * self.q - kd * dq
+            fast = over & (full * dq > 0.0)
+        else:
+            fast = _NONE     # no drive over its limit (the usual case): nothing to compute
         off = fast | self._braked if self._any_braked else fast
         if off.any():
             kp, kd, ctrl = (np.where(off, 0.0, v) for v in (kp, kd, ctrl))
-        np.negative(kp, out=self._bias_kp)
-        np.negative(kd, out=self._bias_kd)
-        self._ctrl[:] = ctrl
+            applied = None
+        else:
+            applied = cmd
+        if applied is None or applied is not self._applied:
+            # MuJoCo's gains and ctrl keep what was written last: rewritten only when the
+            # command or the drives switched off changed.
+            np.negative(kp, out=self._bias_kp)
+            np.negative(kd, out=self._bias_kd)
+            self._ctrl[:] = ctrl
+            self._applied = applied
         mujoco.mj_step(m, d, n)
         force = self._actuator_force
         if self._any_braked:
