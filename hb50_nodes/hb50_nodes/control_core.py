@@ -10,6 +10,11 @@ from . import kinematics, levels
 from .drives import GRAVITY
 from .gait import InvalidVelocityCommand, scale_velocity, smoothstep, Trot, VelocityCommand
 from .layout import LEG_SIDE, NUM_JOINTS, NUM_LEGS
+from .validation import GainLimits
+
+# bridge_node's default t_pos envelope, per joint in the vendor order (every leg alike).
+_POSITION_MIN = np.tile(GainLimits.position_min, NUM_LEGS)
+_POSITION_MAX = np.tile(GainLimits.position_max, NUM_LEGS)
 
 # RobotState enums (values as in hb50_commons/msg/RobotState.msg).
 MODE_IDLE, MODE_STAND_UP, MODE_STAND, MODE_LOCOMOTION, MODE_DAMPING = 0, 1, 2, 3, 4
@@ -189,7 +194,11 @@ class ControlCore:
 
     def _start_stand_up(self):
         self.mode = MODE_STAND_UP
-        self._stand_from = self.q.copy()
+        # From where the joints are, but inside bridge_node's default t_pos envelope: a joint
+        # pushed past it (a fall, another source's command) would otherwise make the first
+        # targets of the ramp commands that bridge_node refuses, and the robot would stay
+        # in safe damping instead of standing up.
+        self._stand_from = np.clip(self.q, _POSITION_MIN, _POSITION_MAX)
         self._stand_t = 0.0
         self.trot.reset()
         self.twist = [0.0, 0.0, 0.0]

@@ -69,6 +69,23 @@ def test_large_tracking_error_restarts_smooth_stand_up(standing):
     assert standing.control.mode == cc.MODE_STAND
 
 
+def test_stand_up_from_joints_past_the_envelope_is_never_refused():
+    # A fall (or another source) left every knee past bridge_node's t_pos envelope (-3 rad):
+    # the stand-up ramp starts inside it, so no command is refused and the robot stands.
+    loop = Loop('simple')
+    loop.run(3.0)
+    knees = slice(2, 12, 3)
+    loop.bridge.sim.q[knees] = -3.05
+    rejected = loop.bridge.rejected
+    loop.run(0.01)
+    assert loop.control.mode == cc.MODE_STAND_UP
+    assert (loop.control.target[knees] >= -3.0).all()
+    loop.run(3.0)
+    assert loop.bridge.rejected == rejected
+    assert loop.control.mode == cc.MODE_STAND
+    np.testing.assert_allclose(loop.bridge.sim.q, loop.control.stand_pose(), atol=0.02)
+
+
 def test_estimate_levels_the_feet_with_the_imu_roll_and_pitch():
     core = cc.ControlCore(cc.ControlConfig(), LegGeometry())
     pitch = 0.2
