@@ -120,38 +120,141 @@ class SimplePhysics:
         self.ddq = (dq_new - self.dq) / dt
         self.q, self.dq, self.tau = q_new, dq_new, tau
 
+    def set_law(self, kp, kd, q_des, dq_des, ff):
+        """Hold the per-joint law (arrays) that advance() applies until the next call."""
+        self._law = (kp, kd, q_des, dq_des, ff)
+
+    def advance(self, dt):
+        """One step of dt with the law of the last set_law."""
+        self.step(*self._law, dt)
+
+    def joint_lists(self):
+        """Return (q, dq, ddq, tau) as lists of floats."""
+        return self.q.tolist(), self.dq.tolist(), self.ddq.tolist(), self.tau.tolist()
+
     def imu(self):
         return None  # the model reports the configured static attitude
 
 
+def _block(indices):
+    """Return slice(a, a + n) if indices are a, a+1, ..., a+n-1, else None."""
+    first = int(indices[0]) if len(indices) else 0
+    if [int(i) for i in indices] != list(range(first, first + len(indices))):
+        return None
+    return slice(first, first + len(indices))
+
+
 class _MujocoAdapter:
-    """MujocoPhysics with the SimplePhysics step signature."""
+    """
+    MujocoPhysics with the SimplePhysics interface, its buffers read through views.
+
+    The joints' qpos/qvel, the actuators' ctrl, bias parameters and forces and the IMU
+    sensors are views into MuJoCo's arrays, made once (the model's joints and actuators are
+    one block each). The law's ctrl and bias are written when the law changes (set_law), not
+    every step; after a step the joint state is read out once as plain floats (one tolist
+    per array: numpy calls, not the arithmetic on 19 values, are what a 500 Hz tick pays
+    for). The same arithmetic as MujocoPhysics.step, so the same states bit for bit.
+    Joints that are not one block in qpos (never in adam_u.xml) take MujocoPhysics.step.
+    """
 
     name = 'mujoco'
 
     def __init__(self, cfg, limits, timestep):
-        from pnd_adam_description.mujoco_model import MujocoPhysics  # only when selected
-        self.engine = MujocoPhysics(timestep, cfg.base, cfg.imu_ypr, limits)
-        self.ddq = self.engine.ddq
-        self.tau = self.engine.tau
+        import mujoco
+        from pnd_adam_description.mujoco_model import MujocoPhysics, quat_to_ypr
+        self._mj_step = mujoco.mj_step
+        self._quat_to_ypr = quat_to_ypr
+        self.engine = e = MujocoPhysics(timestep, cfg.base, cfg.imu_ypr, limits)
+        m, d = e.model, e.data
+        self._law = None
+        blocks = [_block([m.jnt_qposadr[m.joint(j).id] for j in e.joint_names]),
+                  _block([m.jnt_dofadr[m.joint(j).id] for j in e.joint_names]),
+                  _block([m.actuator(j).id for j in e.joint_names])]
+        self._views = None not in blocks
+        if self._views:
+            qpos, qvel, act = blocks
+            self._qpos, self._qvel = d.qpos[qpos], d.qvel[qvel]
+            self._ctrl, self._force = d.ctrl[act], d.actuator_force[act]
+            self._bias_kp, self._bias_kd = m.actuator_biasprm[act, 1], m.actuator_biasprm[act, 2]
+            # The three IMU sensors, read as one block of sensordata.
+            spans = [(int(m.sensor_adr[i]), int(m.sensor_dim[i])) for i in
+                     (m.sensor(n).id for n in ('imu_quat', 'imu_gyro', 'imu_acc'))]
+            lo = min(a for a, _ in spans)
+            self._imu_view = d.sensordata[lo:max(a + n for a, n in spans)]
+            self._imu_spans = [(a - lo, a - lo + n) for a, n in spans]
+        self._read(self.engine.tau.tolist(), self.engine.ddq.tolist())
 
+    def _read(self, tau=None, ddq=None):
+        """Read the joint state out of MuJoCo as lists (after a step or at construction)."""
+        self._imu = None
+        if not self._views:
+            e = self.engine
+            self._lists = (e.q.tolist(), e.dq.tolist(), e.ddq.tolist(), e.tau.tolist())
+            return
+        dq_old = self._lists[1] if ddq is None else None
+        dq = self._qvel.tolist()
+        if ddq is None:
+            ts = self.engine.timestep
+            ddq = [(v - v_old) / ts for v, v_old in zip(dq, dq_old)]
+        self._lists = (self._qpos.tolist(), dq, ddq,
+                       self._force.tolist() if tau is None else tau)
+
+    def set_law(self, kp, kd, q_des, dq_des, ff):
+        """Hold the per-joint law (arrays) until the next call; written to MuJoCo once."""
+        self._law = (kp, kd, q_des, dq_des, ff)
+        if self._views:
+            kp = np.asarray(kp, dtype=float)
+            kd = np.asarray(kd, dtype=float)
+            self._bias_kp[:] = -kp
+            self._bias_kd[:] = -kd
+            self._ctrl[:] = ff + kp * q_des + kd * dq_des
+
+    def advance(self, dt):
+        """One mj_step of dt with the law of the last set_law."""
+        e = self.engine
+        if dt != e.timestep:
+            e.timestep = dt
+            e.model.opt.timestep = dt
+        if self._views:
+            self._mj_step(e.model, e.data)
+        else:
+            e.step(*self._law)
+        self._read()
+
+    def step(self, kp, kd, q_des, dq_des, ff, dt):
+        """set_law then advance (the SimplePhysics signature)."""
+        self.set_law(kp, kd, q_des, dq_des, ff)
+        self.advance(dt)
+
+    def joint_lists(self):
+        """Return (q, dq, ddq, tau) as lists of floats: do not modify them."""
+        return self._lists
+
+    # Snapshots (new arrays), as MujocoPhysics gives them.
     @property
     def q(self):
-        return self.engine.q
+        return np.array(self._lists[0])
 
     @property
     def dq(self):
-        return self.engine.dq
+        return np.array(self._lists[1])
 
-    def step(self, kp, kd, q_des, dq_des, ff, dt):
-        if dt != self.engine.timestep:
-            self.engine.timestep = dt
-            self.engine.model.opt.timestep = dt
-        self.engine.step(kp, kd, q_des, dq_des, ff)
-        self.ddq, self.tau = self.engine.ddq, self.engine.tau
+    @property
+    def ddq(self):
+        return np.array(self._lists[2])
+
+    @property
+    def tau(self):
+        return np.array(self._lists[3])
 
     def imu(self):
-        return self.engine.imu()
+        if not self._views:
+            return self.engine.imu()
+        if self._imu is None:
+            block = self._imu_view.tolist()
+            quat, gyro, acc = (block[a:b] for a, b in self._imu_spans)
+            self._imu = (quat, gyro, acc, self._quat_to_ypr(quat))
+        return self._imu
 
 
 class AdamModel:
@@ -187,6 +290,11 @@ class AdamModel:
         self.power = 0.0
         self.lowcmd_applied = 0
         self.handcmd_applied = 0
+        # The law in the physics engine is set again only when it changes: a new LowCmd
+        # (its count) or a change into or out of safe damping.
+        self._law_key = None
+        self._hand_moving = False      # hand != hand_target: step the hands
+        self._modes = (None, [])       # (law key, motor_modes()) of the last call
 
     # joint state lives in the physics engine
     @property
@@ -207,9 +315,19 @@ class AdamModel:
 
     def motor_modes(self):
         """MotorState.mode per joint: 1 enabled and following commands, 0 otherwise."""
-        if self.timed_out:
-            return [0] * len(self.limits)
-        return [int(e) for e in self.enabled]
+        return list(self.motor_modes_now())
+
+    def motor_modes_now(self):
+        """motor_modes() as a shared list, made again only when the law changes: read only."""
+        key = (self.lowcmd_applied, self.timed_out)
+        if self._modes[0] != key:
+            modes = [0] * len(self.limits) if self.timed_out else [int(e) for e in self.enabled]
+            self._modes = (key, modes)
+        return self._modes[1]
+
+    def joint_lists(self):
+        """(q, dq, ddq, tau) as lists of floats of the engine's current state: read only."""
+        return self.physics.joint_lists()
 
     # -- commands ---------------------------------------------------------------------
     def apply_lowcmd(self, cmd):
@@ -231,6 +349,7 @@ class AdamModel:
         """Validate then apply a HandCmd_-like object; raises CommandRejected untouched."""
         validate_handcmd(cmd)
         self.hand_target[:] = list(cmd.position)
+        self._hand_moving = True
         self.handcmd_applied += 1
 
     # -- dynamics ---------------------------------------------------------------------
@@ -245,19 +364,26 @@ class AdamModel:
         """Advance by dt (the loop's nominal period, never a measured wall-clock gap)."""
         self.sim_time += dt
         self._check_timeout()
-        n = len(self.limits)
-        if self.timed_out:
-            zeros = np.zeros(n)
-            self.physics.step(zeros, np.full(n, float(self.cfg.damping_kd)), zeros, zeros,
-                              zeros, dt)
-        else:
-            en = self.enabled
-            self.physics.step(np.where(en, self.kp, 0.0), np.where(en, self.kd, 0.0),
-                              self.q_des, self.dq_des, np.where(en, self.tau_ff, 0.0), dt)
+        key = (self.lowcmd_applied, self.timed_out)
+        if key != self._law_key:
+            self._law_key = key
+            n = len(self.limits)
+            if self.timed_out:
+                zeros = np.zeros(n)
+                self.physics.set_law(zeros, np.full(n, float(self.cfg.damping_kd)), zeros,
+                                     zeros, zeros)
+            else:
+                en = self.enabled
+                self.physics.set_law(np.where(en, self.kp, 0.0), np.where(en, self.kd, 0.0),
+                                     self.q_des.copy(), self.dq_des.copy(),
+                                     np.where(en, self.tau_ff, 0.0))
+        self.physics.advance(dt)
 
-        # Hands move toward their targets at a bounded speed.
-        step = self.cfg.hand_speed * dt
-        self.hand += np.clip(self.hand_target - self.hand, -step, step)
+        # Hands move toward their targets at a bounded speed (until they are there).
+        if self._hand_moving:
+            step = self.cfg.hand_speed * dt
+            self.hand += np.clip(self.hand_target - self.hand, -step, step)
+            self._hand_moving = not np.array_equal(self.hand, self.hand_target)
 
         self._step_battery(dt)
         self.tick = (self.tick + 1) & 0xFFFFFFFF
@@ -276,8 +402,16 @@ class AdamModel:
 
     def _step_battery(self, dt):
         cfg = self.cfg
-        mech = float(np.sum(np.maximum(self.tau * self.dq, 0.0)))
-        copper = cfg.copper_loss * float(np.sum(self.tau ** 2))
+        _, dq, _, tau = self.physics.joint_lists()
+        # Positive mechanical power and sum of tau^2, in plain floats (19 values: numpy's
+        # per-call cost would exceed the arithmetic).
+        mech = tau2 = 0.0
+        for t, v in zip(tau, dq):
+            p = t * v
+            if p > 0.0:
+                mech += p
+            tau2 += t * t
+        copper = cfg.copper_loss * tau2
         power = cfg.battery_idle_power + mech + copper
         v_oc = cfg.battery_v_empty + (cfg.battery_v_full - cfg.battery_v_empty) * self.soc()
         r = cfg.battery_resistance

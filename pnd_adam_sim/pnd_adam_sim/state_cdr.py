@@ -16,10 +16,13 @@ the bytes against `DataWriter.write`'s serialization (equal, padding included) a
 rclpy's serialization of the ROS `pnd_adam` types (equal but for the padding, which Fast
 DDS leaves uninitialised), for model states and for hypothesis values, and round trip.
 """
+from itertools import chain
+import struct
+
 from cyclonedds._clayer import ddspy_write
 from cyclonedds.core import DDSException
 from pnd_adam_description.joints import NUM_JOINTS
-from ros_wire import FixedLayout
+from ros_wire import FixedLayout, HEADER_SIZE
 
 from .vendor_idl import HAND_DOF, WIRELESS_REMOTE_LEN
 
@@ -50,12 +53,47 @@ def handstate_layout():
     return FixedLayout().var('I', HAND_DOF).var('I').build()
 
 
+# LowState_ from mode_pr to the last MotorState_ (after the encapsulation header): mode_pr,
+# tick, the IMU's 13 floats and temperature, the motor_state length, then per motor mode,
+# q, dq, ddq, tau_est and state = reserve = 0 (written as zero bytes).
+_HEAD = '<B3xI13fh2xI'
+_MOTOR = 'B3x4f8x'
+_MOTORS_AT = 68                       # offset of the first MotorState_, 28 bytes each
+_MOTOR_SIZE = 28
+# BatteryData_'s variable fields: timestamp_ms (int64, 8-aligned), voltage, current, power,
+# wh_accumulated.
+_BATTERY = struct.Struct('<q4f')
+
+
+class _LowStateFrame:
+    """
+    One LowState_ message as a bytearray packed in place, for one status text and size.
+
+    The constant parts (wireless_remote, the status text, the reserve, padding) are packed
+    once by the compiled layout; each message rewrites the rest with two precompiled Structs
+    (pack_into), from plain floats.
+    """
+
+    def __init__(self, status, n_motors, remote):
+        self.status, self.n, self.remote = status, n_motors, remote
+        layout = lowstate_layout(status, n_motors)
+        values = [0] * (2 + 13 + 1 + MOTOR_FIELDS * n_motors)
+        values += [int(r) for r in remote]
+        values += [0] * 6
+        self.buf = bytearray(layout.pack(*values))
+        self.head = struct.Struct(_HEAD + _MOTOR * n_motors)
+        end = _MOTORS_AT + _MOTOR_SIZE * n_motors + 2 * WIRELESS_REMOTE_LEN
+        self.battery_at = HEADER_SIZE + ((end + 7) & ~7)
+
+
 class StateEncoder:
     """LowState_/HandState_ bytes of an AdamModel, as `lowstate_from_model` would give."""
 
     def __init__(self):
         self._lowstate = {}          # (battery status text, motors) -> layout
+        self._frame = None           # the last _LowStateFrame
         self.hand_layout = handstate_layout()
+        self._hand = (None, b'')     # (model.hand's bytes, their HandState_ bytes)
 
     def lowstate_layout(self, status, n_motors=NUM_JOINTS):
         """Return the compiled LowState_ layout for this status text and motor count."""
@@ -66,21 +104,30 @@ class StateEncoder:
 
     def lowstate(self, model):
         """Return the LowState_ bytes of the model's current state."""
+        q, dq, ddq, tau = model.joint_lists()
+        n = len(q)
+        status = model.battery_status()
+        remote = model.cfg.wireless_remote   # configuration: the same object for a model
+        frame = self._frame
+        if frame is None or frame.status != status or frame.n != n or frame.remote is not remote:
+            frame = self._frame = _LowStateFrame(status, n, remote)
+        buf = frame.buf
         quat, gyro, acc, ypr, temp = model.imu()
-        values = [model.mode_pr, model.tick, *quat, *gyro, *acc, *ypr, temp]
-        q = model.q.tolist()
-        for mode, q_i, dq, ddq, tau in zip(model.motor_modes(), q, model.dq.tolist(),
-                                           model.ddq.tolist(), model.tau.tolist()):
-            values += (mode, q_i, dq, ddq, tau, 0, 0)
-        values += model.wireless_remote()
-        values += (model.timestamp_ms(), model.voltage, model.current, model.power,
-                   model.wh_accumulated)
-        values.append(0)
-        return self.lowstate_layout(model.battery_status(), len(q)).pack(*values)
+        frame.head.pack_into(buf, HEADER_SIZE, model.mode_pr, model.tick, *quat, *gyro, *acc,
+                             *ypr, temp, n,
+                             *chain.from_iterable(zip(model.motor_modes_now(), q, dq, ddq,
+                                                      tau)))
+        _BATTERY.pack_into(buf, frame.battery_at, model.timestamp_ms(), model.voltage,
+                           model.current, model.power, model.wh_accumulated)
+        return bytes(buf)
 
     def handstate(self, model):
         """Return the HandState_ bytes (positions rounded to integers)."""
-        return self.hand_layout.pack(*[int(round(p)) for p in model.hand], 0)
+        key = model.hand.tobytes()
+        if key != self._hand[0]:    # the hands only move after a HandCmd
+            data = self.hand_layout.pack(*[int(round(p)) for p in model.hand.tolist()], 0)
+            self._hand = (key, data)
+        return self._hand[1]
 
 
 def write_serialized(writer, data):
