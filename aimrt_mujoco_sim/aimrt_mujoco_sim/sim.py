@@ -144,11 +144,25 @@ class JointTargets:
 
     def law(self, now):
         """(kp, kd, q, dq, tau, timed_out) for the next physics step at sim time now."""
+        return self.law_since(now, None)[1:]
+
+    def law_since(self, now, key):
+        """
+        (key, kp, kd, q, dq, tau, timed_out) at sim time now, or None if key is still current.
+
+        key names the law (the count of applied commands and whether they timed out): a
+        caller that holds the law of `key` is told only when it changed, and nothing is
+        copied on the ticks between commands.
+        """
         with self.lock:
-            if self.last_time is None or now - self.last_time > self.timeout + 1e-9:
+            timed_out = self.last_time is None or now - self.last_time > self.timeout + 1e-9
+            current = (self.accepted, timed_out)
+            if current == key:
+                return None
+            if timed_out:
                 zero = np.zeros_like(self.q)
-                return zero, self.damping, zero, zero, zero, True
-            return (self.kp.copy(), self.kd.copy(), self.q.copy(), self.dq.copy(),
+                return current, zero, self.damping, zero, zero, zero, True
+            return (current, self.kp.copy(), self.kd.copy(), self.q.copy(), self.dq.copy(),
                     self.tau.copy(), False)
 
 
@@ -247,6 +261,10 @@ class AimrtMujocoSim:
         self.overruns = 0
         self.rejected = 0
         self.timed_out = True
+        self._law_key = None       # key of the law in the physics (JointTargets.law_since)
+        self._messages = self._state_messages()
+        self._state_topics = ((cfg.joint_state_topic, cfg.joint_state_type),
+                              (cfg.imu_topic, cfg.imu_type), (cfg.touch_topic, cfg.touch_type))
         self.poster = StatePoster(cfg.state_addresses, cfg.http_timeout_sec)
         self.server = ChannelServer(cfg.listen_host, cfg.listen_port, self.on_post)
 
@@ -281,49 +299,55 @@ class AimrtMujocoSim:
         return status, str(error)
 
     # ------------------------------------------------------------ state out
-    def state_batch(self, stamp_ns):
+    def _state_messages(self):
+        """JointState, ImuState and TouchState with names and frames set, values to fill."""
         JointState, ImuState, TouchState = self.classes
-        q, dq, tau = self.physics.q, self.physics.dq, self.physics.tau
-        js = JointState()
-        js.header.time_stamp = stamp_ns
-        js.header.frame_id = self.cfg.frame_id
-        for i, name in enumerate(self.names):
-            js.joints.add(name=name, position=float(q[i]), velocity=float(dq[i]),
-                          effort=float(tau[i]))
-        quat, gyro, acc, _ = self.physics.imu()
-        imu = ImuState()
-        imu.header.time_stamp = stamp_ns
-        imu.header.frame_id = self.cfg.frame_id
+        js, imu, touch = JointState(), ImuState(), TouchState()
+        for name in self.names:
+            js.joints.add(name=name)
+        for name in self.feet:
+            touch.names.append(name)
+            touch.states.add(pressure=[0])  # N, one cell per pad
+        for msg in (js, imu, touch):
+            msg.header.frame_id = self.cfg.frame_id
+        return js, imu, touch
+
+    def state_batch(self, stamp_ns):
+        """[(topic, type, body, content type)] of the three state messages of this step."""
+        # Kept messages refilled in place: a new one per batch is two thirds of its cost.
+        js, imu, touch = self._messages
+        p = self.physics
+        for joint, q, dq, tau in zip(js.joints, p.q.tolist(), p.dq.tolist(), p.tau.tolist()):
+            joint.position, joint.velocity, joint.effort = q, dq, tau
+        quat, gyro, acc, _ = p.imu()
         imu.orientation.w, imu.orientation.x, imu.orientation.y, imu.orientation.z = quat
         imu.angular_velocity.x, imu.angular_velocity.y, imu.angular_velocity.z = gyro
         imu.linear_acceleration.x, imu.linear_acceleration.y, \
             imu.linear_acceleration.z = acc
-        touch = TouchState()
-        touch.header.time_stamp = stamp_ns
-        touch.header.frame_id = self.cfg.frame_id
-        for name, force in zip(self.feet, self.physics.foot_forces()):
-            touch.names.append(name)
-            touch.states.add(pressure=[int(round(force))])  # N, one cell per pad
+        for state, force in zip(touch.states, p.foot_forces()):
+            state.pressure[0] = int(round(force))
         batch = []
-        for topic, msg_type, msg in ((self.cfg.joint_state_topic, self.cfg.joint_state_type, js),
-                                     (self.cfg.imu_topic, self.cfg.imu_type, imu),
-                                     (self.cfg.touch_topic, self.cfg.touch_type, touch)):
+        for (topic, msg_type), msg in zip(self._state_topics, self._messages):
+            msg.header.time_stamp = stamp_ns
             body, ctype = self.codec.encode_body(msg, self.cfg.serialization)
             batch.append((topic, msg_type, body, ctype))
         return batch
 
     # ------------------------------------------------------------ loop
     def tick(self):
-        kp, kd, q, dq, tau, timed_out = self.targets.law(self.sim_time)
-        if timed_out != self.timed_out:
-            self.timed_out = timed_out
-            if timed_out:
-                LOG.warning('no valid JointCommand for %g s: safe damping (stiffness 0, '
-                            'damping %g)', self.cfg.command_timeout, self.cfg.damping_kd)
-            else:
-                LOG.info('JointCommand in force')
+        law = self.targets.law_since(self.sim_time, self._law_key)
+        if law is not None:  # a new command or a change into or out of safe damping
+            self._law_key, kp, kd, q, dq, tau, timed_out = law
+            self.physics.set_law(kp, kd, q, dq, tau)
+            if timed_out != self.timed_out:
+                self.timed_out = timed_out
+                if timed_out:
+                    LOG.warning('no valid JointCommand for %g s: safe damping (stiffness 0, '
+                                'damping %g)', self.cfg.command_timeout, self.cfg.damping_kd)
+                else:
+                    LOG.info('JointCommand in force')
         # Always the nominal period: a late tick never integrates the wall-clock gap.
-        self.physics.step(kp, kd, q, dq, tau)
+        self.physics.advance()
         self.sim_time += self.period
         self.ticks += 1
         if self.ticks % self.publish_every == 0:

@@ -75,3 +75,48 @@ def test_config(tmp_path):
         p.write_text(text)
         with pytest.raises(ValueError, match=match):
             load_config(str(p))
+
+
+def test_law_since_tells_only_changes():
+    t = targets()
+    key, kp, kd, *_, timed_out = t.law_since(0.0, None)
+    assert timed_out and not kp.any()
+    assert t.law_since(0.2, key) is None             # nothing new: nothing copied
+    t.apply(t.check(cmd(waistYaw={'position': 0.5, 'stiffness': 200.0})), 0.2)
+    law = t.law_since(0.3, key)
+    assert law is not None and law[1][JOINT_NAMES.index('waistYaw')] == 200.0
+    key = law[0]
+    assert t.law_since(0.6, key) is None
+    timed_out_law = t.law_since(0.75, key)           # 0.5 s after the command: damping
+    assert timed_out_law[-1] is True and not timed_out_law[1].any()
+    t.apply(t.check(cmd(waistYaw={'position': 0.1, 'stiffness': 50.0})), 0.8)
+    assert t.law_since(0.8, timed_out_law[0])[1][JOINT_NAMES.index('waistYaw')] == 50.0
+
+
+def test_state_batch_follows_the_physics(tmp_path):
+    import threading
+    from aimrt_mujoco_sim.sim import AimrtMujocoSim
+    from aimrt_protocols_py.messages import ImuState, JointState, TouchState
+    from workspace_testing import free_port
+    cfg = tmp_path / 'sim.yaml'
+    cfg.write_text(f'listen_port: {free_port()}\n')
+    sim = AimrtMujocoSim(load_config(str(cfg)), threading.Event())
+    try:
+        batches = []
+        for stamp in (1, 2):
+            for _ in range(50):   # the floating base settles on its pads
+                sim.tick()
+            batches.append([body for *_, body, _ in sim.state_batch(stamp)])
+            decoded = [cls.FromString(body) for cls, body in
+                       zip((JointState, ImuState, TouchState), batches[-1])]
+            js, imu, touch = decoded
+            assert [j.position for j in js.joints] == sim.physics.q.tolist()
+            assert [j.effort for j in js.joints] == sim.physics.tau.tolist()
+            assert imu.orientation.w == sim.physics.imu()[0][0]
+            assert [s.pressure[0] for s in touch.states] == \
+                [round(f) for f in sim.physics.foot_forces()]
+            assert all(m.header.time_stamp == stamp for m in decoded)
+            assert js.joints[0].name == JOINT_NAMES[0] and len(touch.names) == 4
+        assert batches[0] != batches[1]       # kept messages carry the new values
+    finally:
+        sim.server.stop()

@@ -83,6 +83,14 @@ def build_model(timestep, base='fixed', base_ypr=(0.0, 0.0, 0.0), limits=JOINT_L
     return spec.compile()
 
 
+def _block_or_array(indices):
+    """Return slice(a, a + n) if indices are a, a+1, ..., a+n-1 (a view), else an array."""
+    idx = [int(i) for i in indices]
+    if idx and idx == list(range(idx[0], idx[0] + len(idx))):
+        return slice(idx[0], idx[0] + len(idx))
+    return np.array(idx, dtype=int)
+
+
 class MujocoPhysics:
     """The 19 joints of Adam U in MuJoCo, driven by the PD + feed-forward law."""
 
@@ -97,15 +105,30 @@ class MujocoPhysics:
         m = self.model
         self.joint_names = tuple(j.name for j in limits)
         jids = [mujoco.mj_name2id(m, mujoco.mjtObj.mjOBJ_JOINT, n) for n in self.joint_names]
-        self._qadr = np.array([m.jnt_qposadr[j] for j in jids])
-        self._vadr = np.array([m.jnt_dofadr[j] for j in jids])
-        self._act = np.array([mujoco.mj_name2id(m, mujoco.mjtObj.mjOBJ_ACTUATOR, n)
-                              for n in self.joint_names])
+        self._qadr = _block_or_array([m.jnt_qposadr[j] for j in jids])
+        self._vadr = _block_or_array([m.jnt_dofadr[j] for j in jids])
+        self._act = _block_or_array([mujoco.mj_name2id(m, mujoco.mjtObj.mjOBJ_ACTUATOR, n)
+                                     for n in self.joint_names])
+        # With the joints and actuators one block each (always in adam_u.xml) these are
+        # views into MuJoCo's arrays, made once; else fancy-indexed copies, written back.
+        self._bias_kp = m.actuator_biasprm[self._act, 1]
+        self._bias_kd = m.actuator_biasprm[self._act, 2]
+        self._ctrl = self.data.ctrl[self._act]
+        self._views = isinstance(self._act, slice)
+        if all(isinstance(a, slice) for a in (self._qadr, self._vadr, self._act)):
+            d = self.data
+            # Each attribute read of MjData makes a new array: read through these instead.
+            self._state_views = (d.qpos[self._qadr], d.qvel[self._vadr],
+                                 d.actuator_force[self._act])
+        else:
+            self._state_views = None
         self._sensor = {n: (m.sensor_adr[i], m.sensor_dim[i]) for n in
                         ('imu_quat', 'imu_gyro', 'imu_acc')
                         for i in [mujoco.mj_name2id(m, mujoco.mjtObj.mjOBJ_SENSOR, n)]}
         self._feet = [mujoco.mj_name2id(m, mujoco.mjtObj.mjOBJ_GEOM, n) for n in FOOT_GEOMS]
         self._floor = mujoco.mj_name2id(m, mujoco.mjtObj.mjOBJ_GEOM, 'floor')
+        self._foot_index = {g: i for i, g in enumerate(self._feet)}
+        self._wrench = np.zeros(6)
         mujoco.mj_forward(m, self.data)
         n = len(self.joint_names)
         self.ddq = np.zeros(n)
@@ -125,19 +148,39 @@ class MujocoPhysics:
         mujoco.mj_forward(self.model, self.data)
         self._refresh()
 
-    def step(self, kp, kd, q_des, dq_des, tau_ff):
-        """One timestep with the given per-joint gains and targets (arrays of 19)."""
+    def set_law(self, kp, kd, q_des, dq_des, tau_ff):
+        """Hold the per-joint gains and targets (arrays of 19) for the steps that follow."""
         m, d = self.model, self.data
-        dq_old = self.dq
         kp = np.asarray(kp, dtype=float)
         kd = np.asarray(kd, dtype=float)
-        m.actuator_biasprm[self._act, 1] = -kp
-        m.actuator_biasprm[self._act, 2] = -kd
-        d.ctrl[self._act] = tau_ff + kp * q_des + kd * dq_des
+        ctrl = tau_ff + kp * q_des + kd * dq_des
+        if self._views:
+            np.negative(kp, out=self._bias_kp)
+            np.negative(kd, out=self._bias_kd)
+            self._ctrl[:] = ctrl
+        else:
+            m.actuator_biasprm[self._act, 1] = -kp
+            m.actuator_biasprm[self._act, 2] = -kd
+            d.ctrl[self._act] = ctrl
+
+    def advance(self):
+        """One timestep with the law of the last set_law (zero gains before the first)."""
+        m, d = self.model, self.data
+        dq_old = self.dq
         mujoco.mj_step(m, d)
-        self._refresh()
-        self.tau = d.actuator_force[self._act].copy()
+        if self._state_views is None:
+            self._refresh()
+            self.tau = d.actuator_force[self._act].copy()
+        else:
+            qpos, qvel, force = self._state_views
+            self.q, self.dq, self.tau = qpos.copy(), qvel.copy(), force.copy()
+            self._imu = None
         self.ddq = (self.dq - dq_old) / self.timestep
+
+    def step(self, kp, kd, q_des, dq_des, tau_ff):
+        """One timestep with the given per-joint gains and targets (arrays of 19)."""
+        self.set_law(kp, kd, q_des, dq_des, tau_ff)
+        self.advance()
 
     def imu(self):
         """(quaternion wxyz, gyroscope, accelerometer, ypr) of the IMU site on the pelvis."""
@@ -154,16 +197,20 @@ class MujocoPhysics:
     def foot_forces(self):
         """Return the normal force (N) of the floor on each stand pad, in FOOT_GEOMS order."""
         forces = [0.0] * len(self._feet)
-        wrench = np.zeros(6)
-        for i in range(self.data.ncon):
-            con = self.data.contact[i]
-            pair = (con.geom1, con.geom2)
-            if self._floor not in pair:
+        wrench = self._wrench
+        floor, feet = self._floor, self._foot_index
+        contact_force, m, d = mujoco.mj_contactForce, self.model, self.data
+        # The geom pairs as one array (per-contact struct wrappers cost more than the force).
+        for i, (g1, g2) in enumerate(d.contact.geom[:d.ncon].tolist()):
+            if g1 == floor:
+                foot = feet.get(g2)
+            elif g2 == floor:
+                foot = feet.get(g1)
+            else:
                 continue
-            other = pair[1] if pair[0] == self._floor else pair[0]
-            if other in self._feet:
-                mujoco.mj_contactForce(self.model, self.data, i, wrench)
-                forces[self._feet.index(other)] += abs(float(wrench[0]))
+            if foot is not None:
+                contact_force(m, d, i, wrench)
+                forces[foot] += abs(float(wrench[0]))
         return forces
 
     def base_height(self):
