@@ -80,23 +80,17 @@ class DeadlineLoop:
     the loop, and the tick runs at the first deadline after any callback, so a flood on a
     subscription never starves the loop (one spin_once serves one callback).
 
-    A loop up to `catch_up` periods behind (a preemption on a loaded machine) runs the ticks
-    it owes back to back, each after one spin_once, so a short stall loses no sample. After a
-    longer stall the missed ticks but the latest are skipped (the phase is kept; the latest
-    runs at once) and counted: `missed_slots` counts periods without a
+    After a stall of more than a period the missed ticks but the latest are skipped (the phase
+    is kept; the latest runs at once) and counted: `missed_slots` counts periods without a
     tick the way a subscriber counts stamp gaps (a wake interval of k periods = k - 1
     missing).
     """
 
     def __init__(self, period: float, tick: Callable[[float], None], *,
                  busy_wait: float = 0.0, rt_priority: int = 0, raise_errors: bool = False,
-                 catch_up: int = 1,
                  clock_ns: Callable[[], int] = time.monotonic_ns) -> None:
         if period <= 0.0:
             raise ValueError(f'period must be > 0, not {period}')
-        if catch_up < 1:
-            raise ValueError(f'catch_up must be >= 1 period, not {catch_up}')
-        self.catch_up = int(catch_up)
         self.period = period
         self.tick = tick
         self.busy_wait = max(0.0, busy_wait)
@@ -158,8 +152,8 @@ class DeadlineLoop:
             spun = False
             deadline += period_ns
             late = now_ns() - deadline
-            if late > self.catch_up * period_ns:
-                # Further behind than catch_up (a VM stall): skip the older missed ticks, keep
+            if late > period_ns:
+                # More than a period behind (a VM stall): skip the older missed ticks, keep
                 # the phase, and tick for the latest slot that has passed at once (it is less
                 # than a period late), as a loop restarted at the stall's end would.
                 missed = late // period_ns

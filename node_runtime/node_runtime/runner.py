@@ -64,9 +64,6 @@ EXIT_CONFIG = 2
 DEBUG_ENV = 'NODE_RUNTIME_DEBUG'    # set (non-empty): failures print their traceback too
 
 SPIN_TIMEOUT = 0.1      # s: how late a stop request is seen without a loop
-# s of lag a shared loop makes up with back-to-back ticks (a scheduler preemption on a loaded
-# 2-core machine lasts a few ms); beyond it, the missed ticks are skipped (a VM stall).
-CATCH_UP = 0.010
 
 
 class ConfigError(ValueError):
@@ -154,7 +151,6 @@ def shared_loop(nodes: Sequence[Any],
     Return the DeadlineLoop that ticks the periodic nodes of `nodes` (see above), or None.
 
     options(node) gives a node's (busy_wait s, rt_priority); the loop takes the largest.
-    The loop makes up to CATCH_UP s of lag with back-to-back ticks before it skips any.
     The loop's ``nodes`` attribute lists the nodes it ticks.
     """
     periodic = [n for n in nodes if getattr(n, 'runs_in_loop', False) is True]
@@ -173,8 +169,7 @@ def shared_loop(nodes: Sequence[Any],
             for one in ticks:
                 one(deadline)
     busy, priority = zip(*(options(n) for n in same))
-    loop = DeadlineLoop(period, tick, busy_wait=max(busy), rt_priority=max(priority),
-                        catch_up=max(1, int(CATCH_UP / period)))
+    loop = DeadlineLoop(period, tick, busy_wait=max(busy), rt_priority=max(priority))
     loop.nodes = same   # type: ignore[attr-defined]
     return loop
 

@@ -81,41 +81,6 @@ def test_an_overrunning_tick_still_lets_the_executor_serve_once_per_period():
     assert loop.overruns > 0 and loop.stalls == 20
 
 
-def _preempted_once(stall_periods, **loop_args):
-    """Run 100 ticks; tick 10 is preempted for stall_periods. Return (loop, deadlines)."""
-    executor = SimulatedExecutor(cost_ns=0, flood=False)
-    deadlines = []
-
-    def tick(deadline_s):
-        deadlines.append(round(deadline_s * 1e9))
-        if len(deadlines) == 10:
-            executor.now += stall_periods * PERIOD_NS
-    loop = DeadlineLoop(PERIOD_NS * 1e-9, tick, clock_ns=executor.clock_ns, **loop_args)
-    loop.run(executor, lambda: len(deadlines) < 100)
-    return loop, deadlines
-
-
-def test_a_short_stall_is_made_up_within_catch_up():
-    # Preempted for 4 periods: a loop allowed 5 periods of lag runs the ticks it owes back
-    # to back, every deadline gets its tick and none is skipped.
-    loop, deadlines = _preempted_once(4, catch_up=5)
-    assert deadlines == [deadlines[0] + k * PERIOD_NS for k in range(100)]
-    assert loop.overruns == 0 and loop.stalls == 0
-    assert loop.spins >= loop.ticks     # the executor was spun before each of them
-    # The default (one period) skips them instead, keeping the phase.
-    loop, deadlines = _preempted_once(4)
-    assert loop.stalls == 1 and loop.overruns == 3
-    steps = [b - a for a, b in zip(deadlines, deadlines[1:])]
-    assert steps.count(4 * PERIOD_NS) == 1 and steps.count(PERIOD_NS) == 98
-
-
-def test_a_stall_beyond_catch_up_is_skipped():
-    loop, deadlines = _preempted_once(12, catch_up=5)
-    assert loop.stalls == 1 and loop.overruns == 11
-    assert len(deadlines) == 100 and deadlines == sorted(deadlines)
-    assert all((b - a) % PERIOD_NS == 0 for a, b in zip(deadlines, deadlines[1:]))
-
-
 def test_with_nothing_pending_every_deadline_gets_one_tick():
     executor = SimulatedExecutor(cost_ns=0, flood=False)
     loop, seen = _run(executor, ticks=500)
