@@ -100,7 +100,7 @@ class BridgeNode(LoopNode):
         # Pre-serialized bytes (cdr.py): rclpy publishes them without converting a message.
         self.data_pub.publish(data)
         self.state_pub.publish(state)
-        if self.slow_sample_due():
+        if self.slow_sample_due(now):
             self.state_slow_pub.publish(state)
         for level, text in events:
             self.reporter.report(level, text)

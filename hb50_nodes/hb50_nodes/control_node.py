@@ -93,7 +93,7 @@ class ControlNode(LoopNode):
             # Pre-serialized bytes (cdr.py): rclpy publishes them without converting a message.
             self.cmd_pub.publish(cmd)
             self.state_pub.publish(state)
-            if self.slow_sample_due():
+            if self.slow_sample_due(now):
                 self.state_slow_pub.publish(state)
         for level, text in events:
             self.reporter.report(level, text)

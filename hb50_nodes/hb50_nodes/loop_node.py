@@ -7,6 +7,7 @@ main thread and serves the executor between deadlines. thread: a deadline thread
 (the previous design); timer: an executor timer.
 """
 
+import math
 import threading
 import time
 
@@ -30,15 +31,19 @@ class LoopNode(Node):
         self.loop_cfg = None
         self.period = None
         self._slow_every = 1
+        self._slow_period = None
+        self._next_slow = None      # loop-clock s at which the next slow sample is due
         self._published_ticks = 0
 
     def setup_loop(self, loop_cfg):
         """Configure the loop; the subclass calls it once its parameters are declared."""
         self.loop_cfg = loop_cfg
         self.period = 1.0 / loop_cfg.rate
-        # The 10 Hz topics repeat every slow_every-th 500 Hz sample.
+        # The 10 Hz topics repeat the 500 Hz sample due at each slow period: every
+        # slow_every-th one while no tick is skipped.
         # rt_priority and loop_mode were checked against their descriptors (params.py).
         self._slow_every = max(1, round(loop_cfg.rate / loop_cfg.slow_rate))
+        self._slow_period = self._slow_every * self.period
 
     @property
     def runs_in_loop(self):
@@ -79,16 +84,31 @@ class LoopNode(Node):
         if self._timer is not None:
             self._timer.cancel()
 
-    def slow_sample_due(self):
-        """Count one published fast sample; true when it is also due on the slow topic."""
+    def slow_sample_due(self, now):
+        """
+        Count one published fast sample; true when it is also due on the slow topic.
+
+        `now` is the tick's time on the loop's clock (its deadline). The slow sample is the
+        first fast one at or after each slow period, so the 10 Hz topics keep their rate
+        when a stalled loop skips ticks (counting samples would lose one slow sample per
+        slow_every skipped ticks); while none is skipped it is every slow_every-th sample.
+        """
         self._published_ticks += 1
-        due = self._published_ticks % self._slow_every == 0
-        if due:
-            # Debug (e.g. --log-level hb50.bridge_node:=debug): every sample stamped before t_ns is
-            # among the first n published, so a recorder's loss in a window can be counted.
-            self.get_logger().debug(
-                f'published n={self._published_ticks} t_ns={self.stamps.now_ns()}')
-        return due
+        half = 0.5 * self.period    # deadlines are whole periods apart: no rounding flips
+        if self._next_slow is None:
+            self._next_slow = now + self._slow_period - self.period
+        if now < self._next_slow - half:
+            return False
+        self._next_slow += self._slow_period
+        if self._next_slow < now + half:
+            # A stall longer than a slow period: keep the phase, next due in the next slot.
+            behind = math.floor((now + half - self._next_slow) / self._slow_period) + 1
+            self._next_slow += behind * self._slow_period
+        # Debug (e.g. --log-level hb50.bridge_node:=debug): every sample stamped before t_ns is
+        # among the first n published, so a recorder's loss in a window can be counted.
+        self.get_logger().debug(
+            f'published n={self._published_ticks} t_ns={self.stamps.now_ns()}')
+        return True
 
     def tick(self, now):
         raise NotImplementedError

@@ -83,7 +83,8 @@ _POS = 2.0 * math.pi                  # rad, bound of any joint position limit
 DOCS = {
     # LoopConfig (bridge_node, control_node)
     'rate': Doc('rate of the control loop and of its 500 Hz topics [Hz]', (1.0, 2000.0)),
-    'slow_rate': Doc('rate of the *_10hz topics: every (rate / slow_rate)-th sample [Hz]',
+    'slow_rate': Doc('rate of the *_10hz topics: the sample due each round(rate / slow_rate) '
+                     'periods [Hz]',
                      (0.1, 1000.0)),
     'heartbeat_rate': Doc('rate of the level-OK Status on heartbeat (the vendor requires '
                           '>= 1 Hz) [Hz]', (1.0, 100.0)),
