@@ -9,8 +9,10 @@ rate is counted), then its CPU % of one core (/proc utime+stime) is measured for
 Then its floor runs in the same place: a bare rclpy node (a 500 Hz timer on an
 EventsExecutor) with the SAME publishers (same types, QoS and rates, publishing the captured
 bytes, pre-serialized) and the same subscriptions (raw, callbacks that do nothing), measured
-the same way. A node fed by a peer keeps its peer: bridge_node and control_node are measured
-together and their floors together (each floor feeds the other, as the nodes do).
+the same way. Node and floor alternate --repeat times (default 3) and the verdict is on the
+medians: a single pair moved by up to 2x between runs on this VM. A node fed by a peer keeps
+its peer: bridge_node and control_node are measured together and their floors together (each
+floor feeds the other, as the nodes do).
 
 Target (issue 20): every 500 Hz node <= 10 % of one core and <= 2x its floor; hb50_stack
 (two 500 Hz nodes in one process) <= 20 % and <= 2x the floor of the same four nodes' topics
@@ -20,7 +22,7 @@ which are not rclpy nodes (Cyclone DDS, HTTP): their floors are in the same tech
 simulator's own endpoints and 500 Hz DeadlineLoop with the model's step left out (bytes
 encoded once).
 
-    python3 benchmarks/node_cost.py [--duration 10] [--warmup 5] [--cases hb50,stack,...]
+    python3 benchmarks/node_cost.py [--duration 10] [--warmup 5] [--repeat 3] [--cases ...]
 Needs the workspace sourced. The load average is printed beside every figure.
 """
 
@@ -310,47 +312,78 @@ def topic_summary(pubs, rates):
 
 # --- cases -------------------------------------------------------------------------------
 
+def _median(values):
+    return sorted(values)[len(values) // 2]
+
+
+def _spread(values):
+    """'median % (min-max, n runs)' of CPU figures, or the one figure."""
+    if len(values) == 1:
+        return f'{values[0]:.1f} %'
+    return f'{_median(values):.1f} % ({min(values):.1f}-{max(values):.1f}, {len(values)} runs)'
+
+
+def _report(cpus, floors, target, loads):
+    """Print the verdict on the medians, then every run's figures and loads."""
+    print(f'  {verdict(_median(cpus), _median(floors), target)}')
+    if len(cpus) > 1:
+        print(f'  runs, node then floor alternately: node {_spread(cpus)}, '
+              f'floor {_spread(floors)}')
+    print(f'  load {"; ".join(loads)}')
+
+
 def case_nodes(observer, label, commands, names, args, env, tmp, target=TARGET_CPU):
     """
-    Measure `commands` (one process each), then their floors together.
+    Measure `commands` (one process each), then their floors together, --repeat times.
 
-    One floor process per entry of `names`, the union of that process's nodes' topics.
+    One floor process per entry of `names`, the union of that process's nodes' topics. The
+    node and its floor alternate, so a drift of the machine falls on both; the verdict is
+    on the medians.
 
     names: per process, the (name, namespace) list of the nodes it holds.
     """
-    procs = [start(cmd, env=env) for cmd in commands]
-    try:
-        eps = wait_nodes(observer, [n for group in names for n in group])
-        for pubs, _ in eps.values():
-            observer.subscribe(pubs)
-        time.sleep(args.warmup)
-        rates = observer.count(min(2.0, args.warmup))
-        specs = []
-        for group in names:
-            merged = {'pubs': [], 'subs': []}
-            for name, ns in group:
-                spec = floor_spec(observer, name, ns, eps[(name, ns)], rates)
-                merged['pubs'] += spec['pubs']
-                merged['subs'] += spec['subs']
-            specs.append(dict(merged, name=group[0][0], namespace=group[0][1]))
-        load_before = load()
-        cpus = measure_cpu(procs, args.duration)
-        node_rates = observer.count(2.0)
-        load_after = load()
-    finally:
-        for proc in procs:
-            stop(proc)
-    time.sleep(1.0)
-    floors = [start_floor(spec, tmp, env) for spec in specs]
-    try:
-        time.sleep(min(3.0, args.warmup))
-        f_load = load()
-        f_cpus = measure_cpu(floors, args.duration)
-        floor_rates = observer.count(2.0)
-    finally:
-        for proc in floors:
-            stop(proc)
-    time.sleep(1.0)
+    specs = None
+    cpus = [[] for _ in names]
+    f_cpus = [[] for _ in names]
+    loads = []
+    for _ in range(args.repeat):
+        procs = [start(cmd, env=env) for cmd in commands]
+        try:
+            eps = wait_nodes(observer, [n for group in names for n in group])
+            for pubs, _ in eps.values():
+                observer.subscribe(pubs)
+            time.sleep(args.warmup)
+            if specs is None:
+                rates = observer.count(min(2.0, args.warmup))
+                specs = []
+                for group in names:
+                    merged = {'pubs': [], 'subs': []}
+                    for name, ns in group:
+                        spec = floor_spec(observer, name, ns, eps[(name, ns)], rates)
+                        merged['pubs'] += spec['pubs']
+                        merged['subs'] += spec['subs']
+                    specs.append(dict(merged, name=group[0][0], namespace=group[0][1]))
+            load_before = load()
+            for each, cpu in zip(cpus, measure_cpu(procs, args.duration)):
+                each.append(cpu)
+            node_rates = observer.count(2.0)
+            loads.append(f'node {load_before} -> {load()}')
+        finally:
+            for proc in procs:
+                stop(proc)
+        time.sleep(1.0)
+        floors = [start_floor(spec, tmp, env) for spec in specs]
+        try:
+            time.sleep(min(3.0, args.warmup))
+            f_load = load()
+            for each, cpu in zip(f_cpus, measure_cpu(floors, args.duration)):
+                each.append(cpu)
+            floor_rates = observer.count(2.0)
+            loads.append(f'floor {f_load} -> {load()}')
+        finally:
+            for proc in floors:
+                stop(proc)
+        time.sleep(1.0)
     for group, spec, cpu, f_cpu in zip(names, specs, cpus, f_cpus):
         who = ' + '.join(n for n, _ in group)
         print(f'{label}: {who}')
@@ -358,40 +391,42 @@ def case_nodes(observer, label, commands, names, args, env, tmp, target=TARGET_C
               f'{", ".join(e["topic"] for e in spec["subs"]) or "nothing"}')
         print(f'  floor (same {len(spec["pubs"])} publishers, {len(spec["subs"])} '
               f'subscriptions): {topic_summary(spec["pubs"], floor_rates)}')
-        print(f'  {verdict(cpu, f_cpu, target)}  (load {load_before} -> {load_after}; '
-              f'floor load {f_load})')
+        _report(cpu, f_cpu, target, loads)
         fast = [node_rates[e['topic']] for e in spec['pubs']
                 if node_rates.get(e['topic'], 0.0) > RATE / 4]
         if fast and min(fast) < 0.99 * RATE:
             # A loop that skips ticks (load, stalls) costs less than one at the full rate.
-            print(f'  the node published {min(fast):.0f} Hz, not {RATE:.0f}: its CPU scaled to '
-                  f'{RATE:.0f} Hz would be {cpu * RATE / min(fast):.1f} %')
+            print(f'  the node published {min(fast):.0f} Hz (last run), not {RATE:.0f}: its '
+                  f'CPU scaled to {RATE:.0f} Hz would be {_median(cpu) * RATE / min(fast):.1f} %')
 
 
 def case_plain(label, cmd, floor_cmd, env, args, ready, what):
     """Measure a process that is not an rclpy node, then its same-technology floor."""
-    cpus = []
+    runs = [[], []]
     loads = []
-    for command in (cmd, floor_cmd):
-        proc = start(command, env=env)
-        try:
-            if not proc.wait_for_output(ready, 60, period=0.01):
-                raise RuntimeError(f'{label} did not start: {proc.output()[-500:]}')
-            time.sleep(args.warmup)
-            loads.append(load())
-            cpus += measure_cpu([proc], args.duration)
-            loads[-1] += f' -> {load()}'
-        finally:
-            stop(proc)
-        time.sleep(1.0)
+    for _ in range(args.repeat):
+        for which, command in enumerate((cmd, floor_cmd)):
+            proc = start(command, env=env)
+            try:
+                if not proc.wait_for_output(ready, 60, period=0.01):
+                    raise RuntimeError(f'{label} did not start: {proc.output()[-500:]}')
+                time.sleep(args.warmup)
+                before = load()
+                runs[which] += measure_cpu([proc], args.duration)
+                loads.append(f'{("node", "floor")[which]} {before} -> {load()}')
+            finally:
+                stop(proc)
+            time.sleep(1.0)
     print(f'{label} (not an rclpy node; floor: {what})')
-    print(f'  {verdict(*cpus)}  (load {loads[0]}; floor load {loads[1]})')
+    _report(runs[0], runs[1], TARGET_CPU, loads)
 
 
 def main():
     p = argparse.ArgumentParser(description=__doc__.strip().split('\n')[0])
     p.add_argument('--duration', type=float, default=10.0, help='s per CPU measurement')
     p.add_argument('--warmup', type=float, default=5.0, help='s before measuring')
+    p.add_argument('--repeat', type=int, default=3,
+                   help='node and floor measured alternately this many times (medians)')
     p.add_argument('--cases', default='hb50,stack,robstride,adam,aimrt',
                    help='comma-separated: hb50, stack, robstride, adam, aimrt')
     p.add_argument('--domain', type=int, default=None,
