@@ -10,6 +10,7 @@ domain, and checks the exit status, stderr and the teardown order the nodes prin
 import os
 import re
 import signal
+import subprocess
 import sys
 import textwrap
 import time
@@ -281,3 +282,36 @@ def test_a_session_borrows_an_initialised_context():
     with runner.RosSession([], context=own) as session:
         assert own.ok() and session.context is own
     assert not own.ok()         # a context the session initialised is shut down
+
+
+CALLER_LOOKUP_PROBE = textwrap.dedent("""
+    import inspect
+    import sys
+
+    import numpy  # noqa: F401 - a realistic number of loaded modules
+    from node_runtime import runner
+
+    if sys.argv[1] == 'warm':
+        runner.warm_log_caller_lookup()
+    mapped = []
+    real = inspect.getabsfile
+    inspect.getabsfile = lambda obj, _filename=None: (mapped.append(obj), real(obj))[1]
+    inspect.getframeinfo(sys._getframe())   # what rclpy's logger does for its caller
+    print(len(mapped))
+""")
+
+
+@pytest.mark.parametrize('warm', [True, False])
+def test_the_loggers_caller_lookup_is_paid_before_the_loop(tmp_path, warm):
+    # rclpy's logger calls inspect.getframeinfo on every log call; the first one maps every
+    # loaded module to its file. spin() pays that before its loop starts, so the first log
+    # line of a 500 Hz node (a rejected command) maps no module inside the loop.
+    probe = tmp_path / 'probe.py'
+    probe.write_text(CALLER_LOOKUP_PROBE)
+    out = subprocess.run([sys.executable, str(probe), 'warm' if warm else 'cold'],
+                         capture_output=True, text=True, timeout=60, check=True)
+    mapped = int(out.stdout.strip())
+    if warm:
+        assert mapped == 0, out.stdout
+    else:
+        assert mapped > 50, out.stdout     # what the warm-up saves: one file lookup per module
