@@ -9,7 +9,9 @@ one to /hb50/bridge_data) + `ros2 bag record -a` (ros2bag_mcap) + a stall detect
 sleeping 1 ms and recording every oversleep > 10 ms: a VM stall, not ours). --runs runs of
 --duration s each print, per topic and per receiver (each observer, the bag), the rate beside
 its target (500 Hz topics >= 99 % of 500 Hz; 10 Hz RELIABLE topics 10 +- 0.1 Hz) and the
-largest gap beside 20 ms, the gaps that overlap a measured stall reported apart.
+largest gap beside 20 ms, the gaps that overlap a measured stall reported apart. An observer
+also prints the largest gap in the stamps of the topics with a header: a gap there is the
+publisher's (ticks it skipped), one only in the arrivals is on the way or in the observer.
 --extra-observers adds observers of every topic; --max-observers N tries 1..N extra and reports
 the largest count that still holds.
 
@@ -27,6 +29,7 @@ import argparse
 import json
 import math
 import os
+import struct
 import sys
 import tempfile
 import time
@@ -37,6 +40,8 @@ from workspace_testing import executable, isolate, start, stop
 
 FAST = ('bridge_data', 'bridge_state', 'joint_command', 'robot_state')
 SLOW = ('bridge_state_10hz', 'robot_state_10hz')
+STAMPED = ('bridge_data', 'joint_command', 'robot_state', 'robot_state_10hz')  # a header first
+_STAMP = struct.Struct('<iI')
 RATE, SLOW_RATE = 500.0, 10.0
 MIN_FRACTION = 0.99
 SLOW_TOLERANCE = 0.1
@@ -51,8 +56,19 @@ def load():
 
 # --- helper processes (this file with a hidden flag) -------------------------------------------
 
+def _stamp_ns(raw):
+    """header.stamp (ns) of a serialized message that starts with a std_msgs/Header."""
+    sec, nanosec = _STAMP.unpack_from(raw, 4)   # after the 4-byte CDR encapsulation
+    return sec * 1_000_000_000 + nanosec
+
+
 def run_observer(out_path, names):
-    """Receive `names` (raw) and write each message's arrival (realtime ns) at exit."""
+    """
+    Receive `names` (raw); at exit write each message's arrival (realtime ns).
+
+    For the topics with a header, the stamps too: a gap in the stamps is the publisher's
+    (ticks it did not run), one only in the arrivals is on the way or in this observer.
+    """
     import rclpy
     from rclpy.experimental import EventsExecutor
     from rclpy.signals import SignalHandlerOptions
@@ -66,11 +82,18 @@ def run_observer(out_path, names):
     rclpy.init(signal_handler_options=SignalHandlerOptions.NO)
     node = rclpy.create_node(f'headroom_observer_{os.getpid()}')
     arrivals = {name: [] for name in names}
+    stamps = {name: [] for name in names if name in STAMPED}
+
+    def on_raw(raw, a, s):
+        a.append(time.time_ns())
+        if s is not None:
+            s.append(_stamp_ns(raw))
     for name in names:
         profile = qos.RELIABLE if name in SLOW else qos.MAB_RT
-        node.create_subscription(types[name], f'/hb50/{name}',
-                                 lambda _, a=arrivals[name]: a.append(time.time_ns()),
-                                 profile, raw=True)
+        node.create_subscription(
+            types[name], f'/hb50/{name}',
+            lambda raw, a=arrivals[name], s=stamps.get(name): on_raw(raw, a, s),
+            profile, raw=True)
     executor = EventsExecutor()
     executor.add_node(node)
     print('running:', flush=True)
@@ -80,7 +103,7 @@ def run_observer(out_path, names):
     node.destroy_node()
     rclpy.try_shutdown()
     with open(out_path, 'w', encoding='utf-8') as f:
-        json.dump(arrivals, f)
+        json.dump({'arrivals': arrivals, 'stamps': stamps}, f)
     return 0
 
 
@@ -127,20 +150,34 @@ def judge(name, rate, gap):
     return ok, target
 
 
+def stamp_gap(stamps, window):
+    """Largest gap (ms) between the stamps inside `window`, or None."""
+    inside = sorted(t for t in stamps if window[0] <= t <= window[1])
+    if len(inside) < 2:
+        return None
+    return max(b - a for a, b in zip(inside, inside[1:])) * 1e-6
+
+
 def report(receivers, window, stalls):
-    """Print one line per (receiver, topic); return True when every figure is met."""
+    """
+    Print one line per (receiver, topic); return True when every figure is met.
+
+    receivers: (label, arrivals, stamps) with {topic: [ns]}; stamps may lack a topic.
+    """
     all_ok = True
-    for label, arrivals in receivers:
+    for label, arrivals, stamps in receivers:
         for name in FAST + SLOW:
             if name not in arrivals:
                 continue
             rate, gap, stalled = figures(arrivals[name], window, stalls)
+            sent_gap = stamp_gap(stamps[name], window) if name in stamps else None
+            sent = '' if sent_gap is None else f'  in the stamps {sent_gap:6.1f} ms'
             ok, target = judge(name, rate, gap)
             all_ok &= ok
             gap_target = (f'{1e3 / SLOW_RATE + MAX_GAP_MS:.0f}' if name in SLOW
                           else f'{MAX_GAP_MS:.0f}')
             print(f'    {label:10s} {name:18s} {rate:6.1f} Hz ({target})  largest gap '
-                  f'{gap:6.1f} ms (<= {gap_target} ms)  in stalls {stalled:6.1f} ms  '
+                  f'{gap:6.1f} ms (<= {gap_target} ms)  in stalls {stalled:6.1f} ms{sent}  '
                   f'{"ok" if ok else "NOT MET"}')
     return all_ok
 
@@ -220,8 +257,9 @@ def one_run(index, args, tmp, extra):
     receivers = []
     for label, out in outs:
         with open(out, encoding='utf-8') as f:
-            receivers.append((label, json.load(f)))
-    receivers.append(('bag', bag_arrivals(bag)))
+            seen = json.load(f)
+        receivers.append((label, seen['arrivals'], seen['stamps']))
+    receivers.append(('bag', bag_arrivals(bag), {}))
     longest = max((s1 - s0 for s0, s1 in stalls), default=0) * 1e-6
     print(f'  run {index + 1}: {args.duration:g} s, {len(observers)} observers + bag, load '
           f'{before} -> {after}; stalls > {STALL_MS:g} ms: {len(stalls)} (longest '
@@ -313,13 +351,13 @@ def hostile(args, tmp):
         stop(stall)
         context.try_shutdown()
     with open(out, encoding='utf-8') as f:
-        arrivals = json.load(f)
+        seen = json.load(f)
     with open(stall_out, encoding='utf-8') as f:
         stalls = [tuple(s) for s in json.load(f) if s[1] >= window[0] and s[0] <= window[1]]
     print(f'hostile input: {len(payloads)} invalid JointCommands in {sent_in:.1f} s (bad '
           f'lengths, NaN/inf, gains out of range, 1 MB strings, 10k-entry arrays); load '
           f'{before} -> {after}; stalls > {STALL_MS:g} ms: {len(stalls)}')
-    ok = report([('observer', arrivals)], tuple(window), stalls)
+    ok = report([('observer', seen['arrivals'], seen['stamps'])], tuple(window), stalls)
     grew = rss1 - rss0
     rss_ok = grew <= MAX_RSS_MB
     holder = 'bridge_node' if args.separate else 'hb50_stack'
