@@ -332,6 +332,26 @@ def _report(cpus, floors, target, loads):
     print(f'  load {"; ".join(loads)}')
 
 
+def _measure_and_stop(observer, procs, settle, into, args, what, loads):
+    """
+    After settle(), append each process's CPU % to its list in `into`; stop them all.
+
+    Return the topics' rates counted right after; the window's load goes to `loads`.
+    """
+    try:
+        settle()
+        before = load()
+        for each, cpu in zip(into, measure_cpu(procs, args.duration)):
+            each.append(cpu)
+        rates = observer.count(2.0)
+        loads.append(f'{what} {before} -> {load()}')
+        return rates
+    finally:
+        for proc in procs:
+            stop(proc)
+        time.sleep(1.0)
+
+
 def case_nodes(observer, label, commands, names, args, env, tmp, target=TARGET_CPU):
     """
     Measure `commands` (one process each), then their floors together, --repeat times.
@@ -342,48 +362,33 @@ def case_nodes(observer, label, commands, names, args, env, tmp, target=TARGET_C
 
     names: per process, the (name, namespace) list of the nodes it holds.
     """
-    specs = None
+    specs = []
     cpus = [[] for _ in names]
     f_cpus = [[] for _ in names]
     loads = []
+
+    def settle():
+        # The node's endpoints are read from the graph; its floor's spec once, the first time.
+        eps = wait_nodes(observer, [n for group in names for n in group])
+        for pubs, _ in eps.values():
+            observer.subscribe(pubs)
+        time.sleep(args.warmup)
+        if not specs:
+            rates = observer.count(min(2.0, args.warmup))
+            for group in names:
+                merged = {'pubs': [], 'subs': []}
+                for name, ns in group:
+                    spec = floor_spec(observer, name, ns, eps[(name, ns)], rates)
+                    merged['pubs'] += spec['pubs']
+                    merged['subs'] += spec['subs']
+                specs.append(dict(merged, name=group[0][0], namespace=group[0][1]))
     for _ in range(args.repeat):
-        procs = [start(cmd, env=env) for cmd in commands]
-        try:
-            eps = wait_nodes(observer, [n for group in names for n in group])
-            for pubs, _ in eps.values():
-                observer.subscribe(pubs)
-            time.sleep(args.warmup)
-            if specs is None:
-                rates = observer.count(min(2.0, args.warmup))
-                specs = []
-                for group in names:
-                    merged = {'pubs': [], 'subs': []}
-                    for name, ns in group:
-                        spec = floor_spec(observer, name, ns, eps[(name, ns)], rates)
-                        merged['pubs'] += spec['pubs']
-                        merged['subs'] += spec['subs']
-                    specs.append(dict(merged, name=group[0][0], namespace=group[0][1]))
-            load_before = load()
-            for each, cpu in zip(cpus, measure_cpu(procs, args.duration)):
-                each.append(cpu)
-            node_rates = observer.count(2.0)
-            loads.append(f'node {load_before} -> {load()}')
-        finally:
-            for proc in procs:
-                stop(proc)
-        time.sleep(1.0)
-        floors = [start_floor(spec, tmp, env) for spec in specs]
-        try:
-            time.sleep(min(3.0, args.warmup))
-            f_load = load()
-            for each, cpu in zip(f_cpus, measure_cpu(floors, args.duration)):
-                each.append(cpu)
-            floor_rates = observer.count(2.0)
-            loads.append(f'floor {f_load} -> {load()}')
-        finally:
-            for proc in floors:
-                stop(proc)
-        time.sleep(1.0)
+        node_rates = _measure_and_stop(observer, [start(cmd, env=env) for cmd in commands],
+                                       settle, cpus, args, 'node', loads)
+        floor_rates = _measure_and_stop(observer,
+                                        [start_floor(spec, tmp, env) for spec in specs],
+                                        lambda: time.sleep(min(3.0, args.warmup)), f_cpus,
+                                        args, 'floor', loads)
     for group, spec, cpu, f_cpu in zip(names, specs, cpus, f_cpus):
         who = ' + '.join(n for n, _ in group)
         print(f'{label}: {who}')
