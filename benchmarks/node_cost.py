@@ -31,6 +31,7 @@ import base64
 import importlib
 import json
 import os
+from statistics import median
 import sys
 import tempfile
 import threading
@@ -312,20 +313,16 @@ def topic_summary(pubs, rates):
 
 # --- cases -------------------------------------------------------------------------------
 
-def _median(values):
-    return sorted(values)[len(values) // 2]
-
-
 def _spread(values):
     """'median % (min-max, n runs)' of CPU figures, or the one figure."""
     if len(values) == 1:
         return f'{values[0]:.1f} %'
-    return f'{_median(values):.1f} % ({min(values):.1f}-{max(values):.1f}, {len(values)} runs)'
+    return f'{median(values):.1f} % ({min(values):.1f}-{max(values):.1f}, {len(values)} runs)'
 
 
 def _report(cpus, floors, target, loads):
     """Print the verdict on the medians, then every run's figures and loads."""
-    print(f'  {verdict(_median(cpus), _median(floors), target)}')
+    print(f'  {verdict(median(cpus), median(floors), target)}')
     if len(cpus) > 1:
         print(f'  runs, node then floor alternately: node {_spread(cpus)}, '
               f'floor {_spread(floors)}')
@@ -402,7 +399,7 @@ def case_nodes(observer, label, commands, names, args, env, tmp, target=TARGET_C
         if fast and min(fast) < 0.99 * RATE:
             # A loop that skips ticks (load, stalls) costs less than one at the full rate.
             print(f'  the node published {min(fast):.0f} Hz (last run), not {RATE:.0f}: its '
-                  f'CPU scaled to {RATE:.0f} Hz would be {_median(cpu) * RATE / min(fast):.1f} %')
+                  f'CPU scaled to {RATE:.0f} Hz would be {median(cpu) * RATE / min(fast):.1f} %')
 
 
 def case_plain(label, cmd, floor_cmd, env, args, ready, what):
