@@ -122,24 +122,60 @@ class MujocoPhysics:
                                  d.actuator_force[self._act])
         else:
             self._state_views = None
-        self._sensor = {n: (m.sensor_adr[i], m.sensor_dim[i]) for n in
-                        ('imu_quat', 'imu_gyro', 'imu_acc')
-                        for i in [mujoco.mj_name2id(m, mujoco.mjtObj.mjOBJ_SENSOR, n)]}
+        # The three IMU sensors, read as one block of sensordata (one view, made once).
+        spans = [(int(m.sensor_adr[i]), int(m.sensor_dim[i])) for i in
+                 (mujoco.mj_name2id(m, mujoco.mjtObj.mjOBJ_SENSOR, n)
+                  for n in ('imu_quat', 'imu_gyro', 'imu_acc'))]
+        lo = min(a for a, _ in spans)
+        self._imu_view = self.data.sensordata[lo:max(a + n for a, n in spans)]
+        self._imu_spans = [(a - lo, a - lo + n) for a, n in spans]
         self._feet = [mujoco.mj_name2id(m, mujoco.mjtObj.mjOBJ_GEOM, n) for n in FOOT_GEOMS]
         self._floor = mujoco.mj_name2id(m, mujoco.mjtObj.mjOBJ_GEOM, 'floor')
         self._foot_index = {g: i for i, g in enumerate(self._feet)}
         self._wrench = np.zeros(6)
         mujoco.mj_forward(m, self.data)
-        n = len(self.joint_names)
-        self.ddq = np.zeros(n)
-        self.tau = np.zeros(n)
+        self._dq_before = np.zeros(len(self.joint_names))
         self._refresh()
 
     def _refresh(self):
         """Cache the joint state and the IMU reading of the current data (once per step)."""
-        self.q = self.data.qpos[self._qadr].copy()
-        self.dq = self.data.qvel[self._vadr].copy()
+        self._q = self.data.qpos[self._qadr].copy()
+        self._dq = self.data.qvel[self._vadr].copy()
+        self._tau = self.data.actuator_force[self._act].copy()
+        self._ddq = self._dq_step = None
         self._imu = None
+
+    # The joint state after the last step, copied out of MuJoCo when first read: a loop
+    # that reads it every k-th step does not pay for copies on the steps between.
+    @property
+    def q(self):
+        """Joint positions (rad) in joint_names order (a new array after each step)."""
+        if self._q is None:
+            self._q = self._state_views[0].copy()
+        return self._q
+
+    @property
+    def dq(self):
+        """Joint velocities (rad/s)."""
+        if self._dq is None:
+            self._dq = self._state_views[1].copy()
+        return self._dq
+
+    @property
+    def tau(self):
+        """Actuator torques (N*m) of the last step, after saturation."""
+        if self._tau is None:
+            self._tau = self._state_views[2].copy()
+        return self._tau
+
+    @property
+    def ddq(self):
+        """Joint accelerations (rad/s^2): the change of dq over the last step."""
+        if self._ddq is None:
+            before = self._dq_step
+            self._ddq = (np.zeros_like(self.dq) if before is None
+                         else (self.dq - before) / self.timestep)
+        return self._ddq
 
     def set_joint_positions(self, q):
         """Place the joints (at rest) without stepping, e.g. for an initial pose."""
@@ -166,16 +202,17 @@ class MujocoPhysics:
     def advance(self):
         """One timestep with the law of the last set_law (zero gains before the first)."""
         m, d = self.model, self.data
-        dq_old = self.dq
-        mujoco.mj_step(m, d)
         if self._state_views is None:
+            dq_before = self.dq
+            mujoco.mj_step(m, d)
             self._refresh()
-            self.tau = d.actuator_force[self._act].copy()
         else:
-            qpos, qvel, force = self._state_views
-            self.q, self.dq, self.tau = qpos.copy(), qvel.copy(), force.copy()
-            self._imu = None
-        self.ddq = (self.dq - dq_old) / self.timestep
+            # dq before the step, kept for ddq (one copy into a buffer made once).
+            np.copyto(self._dq_before, self._state_views[1])
+            mujoco.mj_step(m, d)
+            self._q = self._dq = self._tau = self._ddq = self._imu = None
+            dq_before = self._dq_before
+        self._dq_step = dq_before
 
     def step(self, kp, kd, q_des, dq_des, tau_ff):
         """One timestep with the given per-joint gains and targets (arrays of 19)."""
@@ -185,14 +222,14 @@ class MujocoPhysics:
     def imu(self):
         """(quaternion wxyz, gyroscope, accelerometer, ypr) of the IMU site on the pelvis."""
         if self._imu is None:
-            d = self.data.sensordata
-
-            def read(name):
-                adr, dim = self._sensor[name]
-                return [float(v) for v in d[adr:adr + dim]]
-            quat = read('imu_quat')
-            self._imu = (quat, read('imu_gyro'), read('imu_acc'), quat_to_ypr(quat))
+            self._imu = self.read_imu()
         return self._imu
+
+    def read_imu(self):
+        """imu() read out of MuJoCo's sensordata now (uncached: for a caller that steps)."""
+        block = self._imu_view.tolist()
+        quat, gyro, acc = (block[a:b] for a, b in self._imu_spans)
+        return quat, gyro, acc, quat_to_ypr(quat)
 
     def foot_forces(self):
         """Return the normal force (N) of the floor on each stand pad, in FOOT_GEOMS order."""

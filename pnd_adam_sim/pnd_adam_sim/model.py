@@ -148,22 +148,21 @@ class _MujocoAdapter:
     """
     MujocoPhysics with the SimplePhysics interface, its buffers read through views.
 
-    The joints' qpos/qvel, the actuators' ctrl, bias parameters and forces and the IMU
-    sensors are views into MuJoCo's arrays, made once (the model's joints and actuators are
-    one block each). The law's ctrl and bias are written when the law changes (set_law), not
-    every step; after a step the joint state is read out once as plain floats (one tolist
-    per array: numpy calls, not the arithmetic on 19 values, are what a 500 Hz tick pays
-    for). The same arithmetic as MujocoPhysics.step, so the same states bit for bit.
-    Joints that are not one block in qpos (never in adam_u.xml) take MujocoPhysics.step.
+    The joints' qpos/qvel and the actuators' ctrl, bias parameters and forces are views into
+    MuJoCo's arrays, made once (the model's joints and actuators are one block each). The
+    law's ctrl and bias are written when the law changes (set_law), not every step; after a
+    step the joint state is read out once as plain floats (one tolist per array: numpy
+    calls, not the arithmetic on 19 values, are what a 500 Hz tick pays for). The same
+    arithmetic as MujocoPhysics.step, so the same states bit for bit. Joints that are not
+    one block in qpos (never in adam_u.xml) take MujocoPhysics.step.
     """
 
     name = 'mujoco'
 
     def __init__(self, cfg, limits, timestep):
         import mujoco
-        from pnd_adam_description.mujoco_model import MujocoPhysics, quat_to_ypr
+        from pnd_adam_description.mujoco_model import MujocoPhysics
         self._mj_step = mujoco.mj_step
-        self._quat_to_ypr = quat_to_ypr
         self.engine = e = MujocoPhysics(timestep, cfg.base, cfg.imu_ypr, limits)
         m, d = e.model, e.data
         self._law = None
@@ -176,12 +175,6 @@ class _MujocoAdapter:
             self._qpos, self._qvel = d.qpos[qpos], d.qvel[qvel]
             self._ctrl, self._force = d.ctrl[act], d.actuator_force[act]
             self._bias_kp, self._bias_kd = m.actuator_biasprm[act, 1], m.actuator_biasprm[act, 2]
-            # The three IMU sensors, read as one block of sensordata.
-            spans = [(int(m.sensor_adr[i]), int(m.sensor_dim[i])) for i in
-                     (m.sensor(n).id for n in ('imu_quat', 'imu_gyro', 'imu_acc'))]
-            lo = min(a for a, _ in spans)
-            self._imu_view = d.sensordata[lo:max(a + n for a, n in spans)]
-            self._imu_spans = [(a - lo, a - lo + n) for a, n in spans]
         self._read(self.engine.tau.tolist(), self.engine.ddq.tolist())
 
     def _read(self, tau=None, ddq=None):
@@ -248,12 +241,11 @@ class _MujocoAdapter:
         return np.array(self._lists[3])
 
     def imu(self):
+        """(quaternion wxyz, gyroscope, accelerometer, ypr), as MujocoPhysics.imu."""
         if not self._views:
             return self.engine.imu()
-        if self._imu is None:
-            block = self._imu_view.tolist()
-            quat, gyro, acc = (block[a:b] for a, b in self._imu_spans)
-            self._imu = (quat, gyro, acc, self._quat_to_ypr(quat))
+        if self._imu is None:   # once per step (the engine's own cache is not told)
+            self._imu = self.engine.read_imu()
         return self._imu
 
 

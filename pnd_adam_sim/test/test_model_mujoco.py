@@ -182,6 +182,35 @@ def test_floating_base_stands_on_its_pads():
     assert MujocoPhysics(DT).foot_forces() == [0.0] * 4
 
 
+def test_state_read_every_kth_step_is_the_state_of_that_step():
+    """The joint state is copied out when read: reading it seldom changes no value."""
+    n = NUM_JOINTS
+    law = (np.full(n, 80.0), np.full(n, 3.0), np.full(n, 0.2), np.zeros(n), np.zeros(n))
+    every, seldom = MujocoPhysics(DT, base='floating'), MujocoPhysics(DT, base='floating')
+    assert seldom.ddq.tolist() == [0.0] * n     # before any step
+    dq_before = every.dq
+    for step in range(60):
+        for p in (every, seldom):
+            p.step(*law)
+        q, dq, tau, ddq = every.q, every.dq, every.tau, every.ddq
+        d = every.data
+        assert q.tolist() == d.qpos[-n:].tolist()
+        assert dq.tolist() == d.qvel[-n:].tolist()
+        assert tau.tolist() == d.actuator_force.tolist()
+        assert ddq.tolist() == ((dq - dq_before) / DT).tolist()
+        sensors = [d.sensor(name).data.tolist() for name in ('imu_quat', 'imu_gyro', 'imu_acc')]
+        assert list(every.imu()[:3]) == sensors
+        dq_before = dq
+        if step % 7 == 6:
+            for name in ('q', 'dq', 'tau', 'ddq'):
+                assert getattr(seldom, name).tolist() == getattr(every, name).tolist(), name
+            assert seldom.imu() == every.imu()
+    # What was read is a snapshot: the next step does not change it.
+    kept = every.q.tolist()
+    every.step(*law)
+    assert q.tolist() == kept != every.q.tolist()
+
+
 def test_bad_engine_settings_are_refused():
     with pytest.raises(ValueError, match='physics_engine'):
         AdamModel(ModelConfig(physics_engine='bullet'))
