@@ -251,7 +251,7 @@ class AimrtMujocoSim:
         self.command_cls = JointCommand
         self.message_class = message_class
         self.period = 1.0 / cfg.rate_hz
-        self.physics = MujocoPhysics(self.period, cfg.base)
+        self.physics = MujocoPhysics(self.period, cfg.base, touch_sensors=True)
         self.names = self.physics.joint_names
         self.feet = FOOT_GEOMS
         self.targets = JointTargets(JOINT_LIMITS, cfg.command_timeout, cfg.damping_kd)

@@ -55,8 +55,13 @@ def quat_to_ypr(q):
 
 
 def build_model(timestep, base='fixed', base_ypr=(0.0, 0.0, 0.0), limits=JOINT_LIMITS,
-                path=None):
-    """Compile the Adam U MjModel for one loop period and base mode."""
+                path=None, touch_sensors=False):
+    """
+    Compile the Adam U MjModel for one loop period and base mode.
+
+    touch_sensors adds a MuJoCo touch sensor per stand pad, named as its geom: the normal
+    force (N) of the contacts in a box 5 mm larger than the pad, computed in every mj_step.
+    """
     if base not in BASE_MODES:
         raise ValueError(f'base must be one of {BASE_MODES}, got {base!r}')
     if not timestep > 0:
@@ -80,6 +85,13 @@ def build_model(timestep, base='fixed', base_ypr=(0.0, 0.0, 0.0), limits=JOINT_L
         act.gainprm[0] = 1.0
         act.forcelimited = mujoco.mjtLimited.mjLIMITED_TRUE
         act.forcerange = [-lim.tau_max, lim.tau_max]
+    if touch_sensors:
+        for name in FOOT_GEOMS:
+            pad = spec.geom(name)
+            stand.add_site(name=name, type=mujoco.mjtGeom.mjGEOM_BOX, pos=pad.pos,
+                           size=[half + 0.005 for half in pad.size])
+            spec.add_sensor(name=name, type=mujoco.mjtSensor.mjSENS_TOUCH,
+                            objtype=mujoco.mjtObj.mjOBJ_SITE, objname=name)
     return spec.compile()
 
 
@@ -97,8 +109,8 @@ class MujocoPhysics:
     name = 'mujoco'
 
     def __init__(self, timestep, base='fixed', base_ypr=(0.0, 0.0, 0.0),
-                 limits=JOINT_LIMITS, path=None):
-        self.model = build_model(timestep, base, base_ypr, limits, path)
+                 limits=JOINT_LIMITS, path=None, touch_sensors=False):
+        self.model = build_model(timestep, base, base_ypr, limits, path, touch_sensors)
         self.data = mujoco.MjData(self.model)
         self.base = base
         self.timestep = float(timestep)
@@ -133,6 +145,14 @@ class MujocoPhysics:
         self._floor = mujoco.mj_name2id(m, mujoco.mjtObj.mjOBJ_GEOM, 'floor')
         self._foot_index = {g: i for i, g in enumerate(self._feet)}
         self._wrench = np.zeros(6)
+        # With touch sensors foot_forces() is one read of their sensordata, made in C by
+        # mj_step: per-contact calls from Python cost more than the step itself.
+        self._touch_view = None
+        if touch_sensors:
+            adr = [int(m.sensor_adr[mujoco.mj_name2id(m, mujoco.mjtObj.mjOBJ_SENSOR, n)])
+                   for n in FOOT_GEOMS]
+            assert adr == list(range(adr[0], adr[0] + len(adr))), adr
+            self._touch_view = self.data.sensordata[adr[0]:adr[0] + len(adr)]
         mujoco.mj_forward(m, self.data)
         self._dq_before = np.zeros(len(self.joint_names))
         self._refresh()
@@ -233,6 +253,8 @@ class MujocoPhysics:
 
     def foot_forces(self):
         """Return the normal force (N) of the floor on each stand pad, in FOOT_GEOMS order."""
+        if self._touch_view is not None:
+            return self._touch_view.tolist()
         forces = [0.0] * len(self._feet)
         wrench = self._wrench
         floor, feet = self._floor, self._foot_index

@@ -211,6 +211,25 @@ def test_state_read_every_kth_step_is_the_state_of_that_step():
     assert q.tolist() == kept != every.q.tolist()
 
 
+def test_touch_sensors_read_what_the_contacts_give():
+    """The touch sensors at the pads give the contact loop's forces bit for bit."""
+    n = NUM_JOINTS
+    law = (np.full(n, 100.0), np.full(n, 5.0), np.zeros(n), np.zeros(n), np.zeros(n))
+    touch = MujocoPhysics(DT, base='floating', touch_sensors=True)
+    contacts = MujocoPhysics(DT, base='floating')
+    assert touch.model.nsensor == contacts.model.nsensor + 4
+    loaded = 0
+    for step in range(round(0.5 / DT)):
+        touch.step(*law)
+        contacts.step(*law)
+        assert touch.q.tolist() == contacts.q.tolist()    # sensors change no dynamics
+        forces = touch.foot_forces()
+        assert forces == contacts.foot_forces()
+        loaded += min(forces) > 0
+    assert loaded > 100     # the pads carried load: the comparison compared forces
+    assert MujocoPhysics(DT, touch_sensors=True).foot_forces() == [0.0] * 4
+
+
 def test_bad_engine_settings_are_refused():
     with pytest.raises(ValueError, match='physics_engine'):
         AdamModel(ModelConfig(physics_engine='bullet'))
