@@ -81,7 +81,6 @@ class MujocoSim(ActuatorPower):
                         for name in ('imu_quat', 'imu_gyro', 'imu_accel')}
         self._force6 = np.zeros(6)
         self.data = d = mujoco.MjData(m)
-        self._substep = float(m.opt.timestep)   # s, the MuJoCo timestep step() last set
         # Views into MuJoCo's buffers, made once: a tick reads and writes through them instead
         # of slicing the model and data (a new numpy view per access) every period.
         self._qpos_j = d.qpos[_FREE_Q:]
@@ -142,10 +141,8 @@ class MujocoSim(ActuatorPower):
         cfg, m, d = self.cfg, self.model, self.data
         n = cfg.physics_substeps
         h = dt / n
-        if h != self._substep:
-            # Kept here too: reading m.opt.timestep every tick is two pybind lookups, 5-10 us
-            # with the cache cold after the loop's sleep.
-            m.opt.timestep = self._substep = h
+        if m.opt.timestep != h:
+            m.opt.timestep = h
         if cmd is not self._cmd:
             # The law tau = kp(t_pos-q) + kd(t_vel-dq) + t_trq as a MuJoCo general actuator:
             # gain*ctrl + bias1*q + bias2*dq with ctrl = kp*t_pos + kd*t_vel + t_trq,
