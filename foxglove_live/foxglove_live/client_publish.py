@@ -49,7 +49,12 @@ def message_class_of(schema_name):
 
 
 def fill_message(msg, values, path=''):
-    """Set the fields of `msg` from a JSON object; unknown fields and wrong types raise."""
+    """
+    Set the fields of `msg` from a JSON object; unknown fields and wrong types raise.
+
+    `msg` and every nested message are made with check_fields=True: unchecked (the default
+    without ROS_PYTHON_CHECK_FIELDS=1), a string in a float field would be published as 0.
+    """
     if not isinstance(values, dict):
         raise RejectedInput(f'{path or "message"}: a JSON object is expected')
     fields = msg.get_fields_and_field_types()
@@ -59,14 +64,15 @@ def fill_message(msg, values, path=''):
         current = getattr(msg, key)
         where = f'{path}{key}'
         if hasattr(current, 'get_fields_and_field_types'):
-            fill_message(current, value, where + '.')
-            continue
-        if isinstance(value, list) and fields[key].startswith(('sequence<', )) \
+            sub = type(current)(check_fields=True)
+            fill_message(sub, value, where + '.')
+            value = sub
+        elif isinstance(value, list) and fields[key].startswith(('sequence<', )) \
                 and '/' in fields[key]:
             item_cls = type(current[0]) if current else _sequence_item_class(msg, key)
             items = []
             for i, item in enumerate(value):
-                sub = item_cls()
+                sub = item_cls(check_fields=True)
                 fill_message(sub, item, f'{where}[{i}].')
                 items.append(sub)
             value = items
@@ -96,6 +102,6 @@ def to_cdr(encoding, cls, data):
         values = json.loads(bytes(data).decode('utf-8'))
     except (UnicodeDecodeError, ValueError) as exc:
         raise RejectedInput(f'malformed JSON: {bounded(exc)}') from None
-    msg = cls()
+    msg = cls(check_fields=True)
     fill_message(msg, values)
     return serialize_message(msg)

@@ -8,7 +8,9 @@ that does not answer within the timeout is left out of the answer (and logged), 
 delays a request by at most the timeout and never blocks the server.
 """
 
-import foxglove
+import base64
+import binascii
+
 from rcl_interfaces.msg import Parameter as RosParameter, ParameterType as T, ParameterValue
 from rcl_interfaces.srv import GetParameters, ListParameters, SetParameters
 
@@ -40,23 +42,44 @@ def split_name(full):
 
 
 def to_foxglove(full, value):
-    """Return the foxglove.Parameter of a ROS ParameterValue (None for NOT_SET)."""
+    """
+    Return the ws-protocol parameter entry of a ROS ParameterValue (None for NOT_SET).
+
+    {name, value, type?}: `type` only where JSON cannot tell, as the protocol has it:
+    float64 (a double whose value may be whole), float64_array, byte_array (base64 text).
+    """
     kind = value.type
     if kind not in FIELDS:
         return None
     native = getattr(value, FIELDS[kind])
     if kind == T.PARAMETER_DOUBLE:
-        return foxglove.Parameter(full, value=float(native),
-                                  type=foxglove.ParameterType.Float64)
+        return {'name': full, 'value': float(native), 'type': 'float64'}
     if kind == T.PARAMETER_DOUBLE_ARRAY:
-        return foxglove.Parameter(full, value=[float(v) for v in native],
-                                  type=foxglove.ParameterType.Float64Array)
+        return {'name': full, 'value': [float(v) for v in native], 'type': 'float64_array'}
     if kind == T.PARAMETER_BYTE_ARRAY:
-        return foxglove.Parameter(full, value=bytes(b if isinstance(b, int) else ord(b)
-                                                    for b in native))
+        raw = bytes(b if isinstance(b, int) else ord(b) for b in native)
+        return {'name': full, 'value': base64.b64encode(raw).decode('ascii'),
+                'type': 'byte_array'}
     if kind in (T.PARAMETER_BOOL_ARRAY, T.PARAMETER_INTEGER_ARRAY, T.PARAMETER_STRING_ARRAY):
         native = list(native)
-    return foxglove.Parameter(full, value=native)
+    return {'name': full, 'value': native}
+
+
+def client_value(entry):
+    """Return the Python value of a client's parameter entry ({name, value, type?})."""
+    value, kind = entry.get('value'), entry.get('type')
+    if kind == 'byte_array':
+        if not isinstance(value, str):
+            raise ParameterRefused('a byte_array value must be base64 text')
+        try:
+            return base64.b64decode(value, validate=True)
+        except (binascii.Error, ValueError):
+            raise ParameterRefused('a byte_array value must be base64 text') from None
+    if kind == 'float64' and _is_number(value):
+        return float(value)
+    if kind == 'float64_array' and isinstance(value, list) and all(map(_is_number, value)):
+        return [float(v) for v in value]
+    return value
 
 
 def _is_int(v):
@@ -132,16 +155,17 @@ def _infer_type(value):
 class Parameters:
     """The ServerListener's parameter callbacks, given RosCalls and the server's settings."""
 
-    def __init__(self, calls, allowed, timeout, warn, server_name):
+    def __init__(self, calls, allowed, timeout, warn, server_name, writable=None):
         """Serve through `calls` the parameters for which `allowed(full name)` is true."""
         self.calls = calls
         self.allowed = allowed          # full name -> bool (param_whitelist)
+        self.writable = writable or allowed     # full name -> bool (param_write_whitelist)
         self.timeout = timeout
         self.warn = warn                # (client or None, text): status + rate-limited log
         self.server_name = server_name
         self.subscribed = set()
         self.events = None
-        self.publish = None             # set by the bridge: server.publish_parameter_values
+        self.publish = None             # set by the bridge: the server's parameter update
 
     def nodes(self):
         """Full names of the nodes that offer parameter services (hidden ones left out)."""
@@ -202,14 +226,18 @@ class Parameters:
         by_node, names = {}, {}
         for p in parameters:
             try:
-                node, param = split_name(p.name)
-                if not self.allowed(p.name):
-                    raise ParameterRefused(f'{p.name}: not in param_whitelist')
+                node, param = split_name(str(p['name']))
+                if not self.allowed(p['name']):
+                    raise ParameterRefused(f'{p["name"]}: not in param_whitelist')
             except ParameterRefused as exc:
                 self.warn(client, f'set refused: {exc}')
                 continue
-            by_node.setdefault(node, []).append((param, p))
             names.setdefault(node, []).append(param)
+            if not self.writable(p['name']):
+                # readable: the answer carries its value, so the app shows it unchanged
+                self.warn(client, f'set refused: {p["name"]}: not in param_write_whitelist')
+                continue
+            by_node.setdefault(node, []).append((param, p))
         current = self._get(names, client)
         calls = []
         for node, items in by_node.items():
@@ -219,8 +247,8 @@ class Parameters:
                 if full not in current:
                     continue        # the node did not answer: already reported
                 try:
-                    ros.append(RosParameter(name=param,
-                                            value=to_ros(p.get_value(), current[full].type)))
+                    ros.append(RosParameter(name=param, value=to_ros(
+                        client_value(p), current[full].type)))
                 except ParameterRefused as exc:
                     self.warn(client, f'set {full} refused: {exc}')
             if ros:

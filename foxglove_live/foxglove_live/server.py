@@ -2,110 +2,86 @@
 """
 Foxglove_server: every ROS 2 topic, live, over the Foxglove WebSocket protocol.
 
-A foxglove-sdk WebSocket server (default 127.0.0.1:8765, parameters `host`, `port`) with
-one channel per discovered topic: schema `pkg/msg/Type` in `ros2msg` encoding (full
-definition, nested types included: ros2bag_mcap.schema), message encoding `cdr`, and the
-bytes exactly as received from a raw subscription whose QoS matches the topic's publishers
-(ros2bag_mcap.qos). Messages are only handed to the SDK while a client subscribes.
+A ws-protocol v1 server (ws_server, on `websockets`; default 127.0.0.1:8765) that accepts
+both subprotocol names, `foxglove.websocket.v1` (Foxglove Studio 1.x, Lichtblick up to
+1.21) and `foxglove.sdk.v1` (current Foxglove and Lichtblick). One channel per discovered
+topic: schema `pkg/msg/Type` in `ros2msg` encoding (full definition, nested types
+included: ros2bag_mcap.schema), message encoding `cdr`, and the bytes exactly as received
+from a raw subscription whose QoS matches the topic's publishers (ros2bag_mcap.qos).
 
-foxglove_bridge's capabilities, each switchable (`capabilities`): clientPublish
-(client_publish), parameters and services through the ROS services (parameters, services,
-ros_calls), connectionGraph, assets, time; transient-local topics are replayed to a client
-that subscribes late.
+foxglove_bridge's capabilities, each switchable (`capabilities`, `read_only`):
+clientPublish (client_publish), parameters and services through the ROS services
+(parameters, services, ros_calls), connectionGraph (with the services' providers), assets,
+and time, advertised only with use_sim_time (then /clock is sent as the server's time).
+Transient-local topics are replayed to the one subscription that joins late; a refused
+input is answered with a status to the client that sent it.
 """
 
-import collections
 import os
 import re
-import threading
 import time
 from urllib.parse import unquote, urlparse
 
-import foxglove
-from foxglove.websocket import Capability, ConnectionGraph, StatusLevel
-from node_runtime import runner
+from node_runtime import parameters, runner
 from node_runtime.bounded_text import bounded, RateLimiter
 from node_runtime.qos_matching import requested_profiles
-from rcl_interfaces.msg import (FloatingPointRange, IntegerRange, ParameterDescriptor,
-                                ParameterType)
 from rclpy.node import Node
 from rclpy.qos import DurabilityPolicy
 from ros2bag_mcap import qos as qos_util
 from ros2bag_mcap.schema import DefinitionNotFound, message_class, message_definition
 
 from . import client_publish as cp
+from . import protocol
 from . import services as srv
 from .parameters import Parameters
 from .ros_calls import RosCalls
+from .ws_server import CallFailed, Graph, ServerListener, ServerStartError, WsServer
+
+__all__ = ['FoxgloveBridge', 'FoxgloveServerNode', 'ServerStartError', 'main']
 
 DISCOVERY_PERIOD = 0.5
 GRAPH_PERIOD = 2.0
 DEPTH = 50
-REPLAY_DELAY_S = 0.05
-CAPABILITIES = {
-    'clientPublish': Capability.ClientPublish,
-    'connectionGraph': Capability.ConnectionGraph,
-    'parameters': Capability.Parameters,
-    'services': Capability.Services,
-    'time': Capability.Time,
-}
+# /clock may run at kHz; clients need the time, not every tick of it.
+TIME_PERIOD_S = 0.01
 # foxglove_bridge's: meshes, textures and robot descriptions of installed packages.
-DEFAULT_ASSET_ALLOWLIST = [
+DEFAULT_ASSET_ALLOWLIST = (
     r'^package://(?:[-\w%]+/)*[-\w%.]+\.(?:dae|fbx|glb|gltf|jpeg|jpg|mtl|obj|png|stl|tif|'
-    r'tiff|urdf|webp|xacro)$']
+    r'tiff|urdf|webp|xacro)$',)
+EVERYTHING = ('.*',)
+P = parameters.Parameter
+PARAMETERS = (
+    P('port', 8765, 'WebSocket port (0: any free port)', value_range=(0, 65535)),
+    P('address', '127.0.0.1', 'address to bind (0.0.0.0: every interface; exposes the '
+      'robot to the network)'),
+    P('host', '', 'deprecated alias of address (wins when set)'),
+    P('topic_whitelist', EVERYTHING, 'regexes of the topics streamed'),
+    P('client_topic_whitelist', EVERYTHING, 'regexes of the topics a client may publish on'),
+    P('service_whitelist', EVERYTHING, 'regexes of the services offered (full names)'),
+    P('service_call_whitelist', EVERYTHING,
+      'regexes of the offered services a client may call (full names)'),
+    P('param_whitelist', EVERYTHING, 'regexes of the parameters offered, /node_name.param'),
+    P('param_write_whitelist', EVERYTHING,
+      'regexes of the offered parameters a client may set, /node_name.param'),
+    P('read_only', False, 'offer no capability through which a client changes the robot '
+      '(clientPublish, parameters, services)'),
+    P('include_hidden', False, 'also stream topics and services with a _ name component'),
+    P('max_qos_depth', 25, 'largest subscription/publisher history depth',
+      value_range=(1, 10000)),
+    P('capabilities', protocol.CAPABILITIES,
+      'capabilities offered (time only with use_sim_time)', choices=protocol.CAPABILITIES),
+    P('asset_uri_allowlist', DEFAULT_ASSET_ALLOWLIST,
+      'regexes of the package:// and file:// URIs served as assets'),
+    P('max_client_message_bytes', 1 << 20, 'largest client message published [bytes]',
+      value_range=(1, 1 << 28)),
+    P('call_timeout_s', 2.0, 'longest wait for a node to answer a parameter or service '
+      'call made for a client [s]', value_range=(0.05, 60.0)),
+)
 
 
-class ServerStartError(RuntimeError):
-    """The WebSocket server could not start (e.g. its port is in use)."""
-
-
-def _descriptor(text, kind, integer_range=None, float_range=None, read_only=True):
-    d = ParameterDescriptor(description=text, type=kind, read_only=read_only)
-    if integer_range:
-        d.integer_range = [IntegerRange(from_value=integer_range[0], to_value=integer_range[1],
-                                        step=1)]
-    if float_range:
-        d.floating_point_range = [FloatingPointRange(from_value=float_range[0],
-                                                     to_value=float_range[1])]
-    return d
-
-
-STRINGS = ParameterType.PARAMETER_STRING_ARRAY
-PARAMETERS = {
-    # name: (default, descriptor)
-    'port': (8765, _descriptor('WebSocket port (0: any free port)',
-                               ParameterType.PARAMETER_INTEGER, integer_range=(0, 65535))),
-    'address': ('127.0.0.1', _descriptor('address to bind (0.0.0.0: every interface)',
-                                         ParameterType.PARAMETER_STRING)),
-    'host': ('', _descriptor('deprecated alias of address (wins when set)',
-                             ParameterType.PARAMETER_STRING)),
-    'topic_whitelist': (['.*'], _descriptor('regexes of the topics streamed', STRINGS)),
-    'service_whitelist': (['.*'], _descriptor('regexes of the services offered', STRINGS)),
-    'param_whitelist': (['.*'], _descriptor('regexes of the parameters offered', STRINGS)),
-    'client_topic_whitelist': (['.*'], _descriptor(
-        'regexes of the topics a client may publish on', STRINGS)),
-    'include_hidden': (False, _descriptor('also stream topics and services with a _ component',
-                                          ParameterType.PARAMETER_BOOL)),
-    'max_qos_depth': (25, _descriptor('largest subscription/publisher history depth',
-                                      ParameterType.PARAMETER_INTEGER,
-                                      integer_range=(1, 10000))),
-    'capabilities': (sorted(CAPABILITIES) + ['assets', 'parametersSubscribe'], _descriptor(
-        'capabilities offered: clientPublish, parameters, parametersSubscribe, services, '
-        'connectionGraph, assets, time', STRINGS)),
-    'asset_uri_allowlist': (DEFAULT_ASSET_ALLOWLIST, _descriptor(
-        'regexes of the package:// and file:// URIs served as assets', STRINGS)),
-    'max_client_message_bytes': (1 << 20, _descriptor(
-        'largest client message published [bytes]', ParameterType.PARAMETER_INTEGER,
-        integer_range=(1, 1 << 28))),
-    'call_timeout_s': (2.0, _descriptor(
-        'longest wait for a node to answer a parameter or service call made for a client [s]',
-        ParameterType.PARAMETER_DOUBLE, float_range=(0.05, 60.0))),
-}
-
-
-def _regexes(node, name):
+def _regexes(values, name):
     try:
-        return [re.compile(p) for p in node.get_parameter(name).value]
+        return [re.compile(p) for p in values[name]]
     except re.error as exc:
         raise ValueError(f'{name}: bad regex: {exc}') from None
 
@@ -118,62 +94,79 @@ def _hidden(name):
     return any(p.startswith('_') for p in name.split('/'))
 
 
-class FoxgloveBridge:
+def offered_capabilities(wanted, read_only, use_sim_time):
+    """
+    Return the capabilities advertised, in the protocol's order.
+
+    read_only leaves out every writing capability; parametersSubscribe needs parameters;
+    time only with sim time, as foxglove_bridge: an app that sees `time` stamps every
+    message with the server's clock, so advertising it without sending one freezes the
+    app's clock at zero.
+    """
+    caps = set(wanted)
+    if read_only:
+        caps -= set(protocol.WRITING_CAPABILITIES)
+    if protocol.PARAMETERS not in caps:
+        caps.discard(protocol.PARAMETERS_SUBSCRIBE)
+    if not use_sim_time:
+        caps.discard(protocol.TIME)
+    return [c for c in protocol.CAPABILITIES if c in caps]
+
+
+class FoxgloveBridge(ServerListener):
+    """The ROS side of the server: discovery, subscriptions and every capability."""
 
     def __init__(self, node):
+        """Declare the parameters, start the server; ServerStartError if it cannot bind."""
         self.node = node
-        for name, (default, descriptor) in PARAMETERS.items():
-            node.declare_parameter(name, default, descriptor)
-        value = (lambda n: node.get_parameter(n).value)
-        self.host = value('host') or value('address')
-        self.port = int(value('port'))
-        self.include_hidden = bool(value('include_hidden'))
-        self.max_depth = int(value('max_qos_depth'))
-        self.max_client_bytes = int(value('max_client_message_bytes'))
-        self.topic_re = _regexes(node, 'topic_whitelist')
-        self.service_re = _regexes(node, 'service_whitelist')
-        self.client_topic_re = _regexes(node, 'client_topic_whitelist')
-        self.asset_re = _regexes(node, 'asset_uri_allowlist')
-        self.capability_names = set(value('capabilities'))
-        unknown = self.capability_names - set(CAPABILITIES) - {'assets', 'parametersSubscribe'}
-        if unknown:
-            raise ValueError(f'capabilities: unknown {sorted(unknown)}')
-        capabilities = [c for n, c in CAPABILITIES.items() if n in self.capability_names]
-        self.call_timeout = float(value('call_timeout_s'))
-        self.param_re = _regexes(node, 'param_whitelist')
-        self.channels = {}
-        self.latched = {}            # topic -> deque of the last messages (transient local)
-        self.services = {}           # name -> type advertised to clients
+        values = parameters.declare(node, PARAMETERS)
+        self.host = values['host'] or values['address']
+        self.include_hidden = values['include_hidden']
+        self.max_depth = values['max_qos_depth']
+        self.max_client_bytes = values['max_client_message_bytes']
+        self.call_timeout = values['call_timeout_s']
+        self.topic_re = _regexes(values, 'topic_whitelist')
+        self.service_re = _regexes(values, 'service_whitelist')
+        self.service_call_re = _regexes(values, 'service_call_whitelist')
+        self.client_topic_re = _regexes(values, 'client_topic_whitelist')
+        self.asset_re = _regexes(values, 'asset_uri_allowlist')
+        self.param_re = _regexes(values, 'param_whitelist')
+        self.param_write_re = _regexes(values, 'param_write_whitelist')
+        self.sim_time = bool(node.get_parameter('use_sim_time').value)
+        self.capabilities = offered_capabilities(values['capabilities'], values['read_only'],
+                                                 self.sim_time)
+        self.channels = {}           # topic -> channel id
         self.subscriptions = {}
         self.skipped = set()
+        self.service_classes = {}    # name -> (type name, generated class)
         self.skipped_services = set()
-        self.client_channels = {}    # (client id, channel id) -> (encoding, class, publisher)
+        self.publishers = {}         # (client id, client channel id) -> (class, publisher)
         self.log_limit = RateLimiter(period_s=5.0)
-        self.graph_key = None
         self.next_graph = 0.0
+        self.last_time = 0.0
         self.clock_sub = None
         self.calls = None
         self.parameters = None
-        if self.capability_names & {'parameters', 'services'}:
+        if {protocol.PARAMETERS, protocol.SERVICES} & set(self.capabilities):
             self.calls = RosCalls()
-        if 'parameters' in self.capability_names:
+        if protocol.PARAMETERS in self.capabilities:
             self.parameters = Parameters(
                 self.calls, lambda name: _allowed(self.param_re, name), self.call_timeout,
-                self._refuse, node.get_fully_qualified_name())
+                self._refuse, node.get_fully_qualified_name(),
+                writable=lambda name: _allowed(self.param_write_re, name))
+        self.server = WsServer(
+            self, 'foxglove_live', self.capabilities, supported_encodings=cp.ENCODINGS,
+            metadata={'ROS_DISTRO': os.environ.get('ROS_DISTRO', '')},
+            warn=self._limited_log, max_message_bytes=self.max_client_bytes)
         try:
-            self.server = foxglove.start_server(
-                name='foxglove_live', host=self.host, port=self.port,
-                capabilities=capabilities, server_listener=self,
-                supported_encodings=list(cp.ENCODINGS),
-                asset_handler=self.asset if 'assets' in self.capability_names else None)
-        except Exception as exc:  # the SDK raises RuntimeError/OSError kinds on bind errors
-            detail = ' '.join(str(exc).split()) or type(exc).__name__
+            self.server.start(self.host, values['port'])
+        except ServerStartError:
             if self.calls is not None:
                 self.calls.close()
-            raise ServerStartError(f'ws://{self.host}:{self.port}: {detail}') from None
+            raise
         if self.parameters is not None:
             self.parameters.publish = self.server.publish_parameter_values
-        if 'time' in self.capability_names and node.get_parameter('use_sim_time').value:
+        if protocol.TIME in self.capabilities:
             from rosgraph_msgs.msg import Clock
             self.clock_sub = node.create_subscription(
                 Clock, '/clock', self._on_clock, qos_util.matching_profile([], 10))
@@ -181,6 +174,7 @@ class FoxgloveBridge:
     # --- topics streamed to clients
 
     def discover(self):
+        """Stream new topics; every GRAPH_PERIOD refresh the graph and the services."""
         for topic, types in self.node.get_topic_names_and_types():
             if topic in self.subscriptions or topic in self.skipped:
                 continue
@@ -191,61 +185,52 @@ class FoxgloveBridge:
             offered = qos_util.offered_profiles(self.node, topic)
             if not offered:
                 continue
-            type_name = types[0]
-            try:
-                msg_type = message_class(type_name)
-                definition = message_definition(type_name)
-            except DefinitionNotFound as exc:
-                self.node.get_logger().warning(f'not streaming {topic}: {exc}')
-                self.skipped.add(topic)
-                continue
-            channel = foxglove.Channel(
-                topic, message_encoding='cdr',
-                schema=foxglove.Schema(name=type_name, encoding='ros2msg',
-                                       data=definition.encode('utf-8')))
-            self.channels[topic] = channel
-            profile = qos_util.matching_profile(offered, min(DEPTH, self.max_depth))
-            latched = None
-            if profile.durability == DurabilityPolicy.TRANSIENT_LOCAL:
-                depth = min(max(p.depth for p in offered) or 1, self.max_depth)
-                latched = self.latched[topic] = collections.deque(maxlen=depth)
-            self.subscriptions[topic] = self.node.create_subscription(
-                msg_type, topic, self._callback(channel, latched), profile, raw=True)
-            self.node.get_logger().info(f'streaming {topic} ({type_name})')
+            self._stream(topic, types[0], offered)
         now = time.monotonic()
         if now >= self.next_graph:
             self.next_graph = now + GRAPH_PERIOD
-            if 'connectionGraph' in self.capability_names:
-                self.publish_graph()
-            if 'services' in self.capability_names:
+            if protocol.CONNECTION_GRAPH in self.capabilities:
+                self.server.publish_connection_graph(self.graph())
+            if protocol.SERVICES in self.capabilities:
                 self.advertise_services()
 
-    @staticmethod
-    def _callback(channel, latched):
+    def _stream(self, topic, type_name, offered):
+        try:
+            msg_type = message_class(type_name)
+            definition = message_definition(type_name)
+        except DefinitionNotFound as exc:
+            self.node.get_logger().warning(f'not streaming {topic}: {exc}')
+            self.skipped.add(topic)
+            return
+        profile = qos_util.matching_profile(offered, min(DEPTH, self.max_depth))
+        latched_depth = 0
+        if profile.durability == DurabilityPolicy.TRANSIENT_LOCAL:
+            latched_depth = min(max(p.depth for p in offered) or 1, self.max_depth)
+        channel_id = self.server.add_channel(topic, 'cdr', type_name, definition, 'ros2msg',
+                                             latched_depth)
+        self.channels[topic] = channel_id
+        self.subscriptions[topic] = self.node.create_subscription(
+            msg_type, topic, self._callback(channel_id), profile, raw=True)
+        self.node.get_logger().info(f'streaming {topic} ({type_name})')
+
+    def _callback(self, channel_id):
+        log, now = self.server.log, self._now
+
         def on_message(data):
-            log_time = time.time_ns()
-            if latched is not None:
-                latched.append((data, log_time))
-            if channel.has_sinks():
-                channel.log(data, log_time=log_time)
+            log(channel_id, data, now())
         return on_message
 
-    # --- transient-local replay
+    def _now(self):
+        """Log time of a message: ROS time with sim time (the clients' clock), else wall."""
+        if self.sim_time:
+            return self.node.get_clock().now().nanoseconds
+        return time.time_ns()
 
-    def on_subscribe(self, client, channel):
-        """Send a late subscriber the last messages of a transient-local topic."""
-        latched = self.latched.get(channel.topic)
-        if not latched:
-            return
-        fox_channel = self.channels[channel.topic]
-        messages = list(latched)
-
-        def replay():
-            # After the callback returned: the SDK has registered the subscription by then.
-            time.sleep(REPLAY_DELAY_S)
-            for data, log_time in messages:
-                fox_channel.log(data, log_time=log_time)
-        threading.Thread(target=replay, name='foxglove_replay', daemon=True).start()
+    def _on_clock(self, msg):
+        wall = time.monotonic()
+        if wall - self.last_time >= TIME_PERIOD_S:
+            self.last_time = wall
+            self.server.broadcast_time(msg.clock.sec * 1_000_000_000 + msg.clock.nanosec)
 
     # --- services
 
@@ -255,72 +240,63 @@ class FoxgloveBridge:
         for name, types in self.node.get_service_names_and_types():
             if not self.include_hidden and _hidden(name):
                 continue
-            if not _allowed(self.service_re, name) or not types:
-                continue
-            found[name] = types[0]
-        gone = [n for n, t in self.services.items() if found.get(n) != t]
-        if gone:
-            for name in gone:
-                del self.services[name]
-            self.server.remove_services(gone)
-        new = []
+            if _allowed(self.service_re, name) and types:
+                found[name] = types[0]
+        offered = []
         for name, type_name in sorted(found.items()):
-            if name in self.services or name in self.skipped_services:
+            if name in self.skipped_services:
                 continue
             try:
+                request, response = srv.service_definitions(type_name)
                 cls = srv.service_class(type_name)
-                schema = srv.schema(type_name)
             except DefinitionNotFound as exc:
                 self.node.get_logger().warning(f'not offering {name}: {exc}')
                 self.skipped_services.add(name)
                 continue
-            new.append(foxglove.Service(name, schema=schema,
-                                        handler=self._service_handler(name, cls)))
-            self.services[name] = type_name
-        if new:
-            try:
-                self.server.add_services(new)
-            except Exception as exc:    # the SDK refuses the batch (e.g. a name it still has)
-                self._limited_log(f'services not advertised: {" ".join(str(exc).split())}')
-                for service in new:
-                    self.services.pop(service.name, None)
+            self.service_classes[name] = (type_name, cls)
+            offered.append((name, type_name, request, response))
+        self.server.set_services(offered)
 
-    def _service_handler(self, name, cls):
-        def handle(request):
-            """Run on an SDK worker thread; an exception becomes serviceCallFailure."""
-            try:
-                ros_request = srv.decode_request(cls, request.encoding, request.payload)
-                response = self.calls.call(cls, name, ros_request, self.call_timeout)
-            except Exception as exc:
-                text = bounded(' '.join(str(exc).split()) or type(exc).__name__)
-                self._limited_log(f'client {request.client_id}: {name}: call failed: {text}')
-                raise RuntimeError(f'{name}: {text}') from None
-            return srv.encode_response(response)
-        return handle
+    def call_service(self, client, service, payload):
+        """Call a ROS service for a client (a worker thread); CallFailed says why not."""
+        try:
+            if not _allowed(self.service_call_re, service.name):
+                raise srv.ServiceRefused('not in service_call_whitelist')
+            type_name, cls = self.service_classes[service.name]
+            if type_name != service.type:
+                raise srv.ServiceRefused(f'now of type {type_name}')
+            request = srv.decode_request(cls, 'cdr', payload)
+            response = self.calls.call(cls, service.name, request, self.call_timeout)
+        except Exception as exc:    # noqa: B902 - every failure goes back to the caller
+            text = bounded(' '.join(str(exc).split()) or type(exc).__name__)
+            self._limited_log(f'client {client.id}: {service.name}: call failed: {text}')
+            raise CallFailed(f'{service.name}: {text}') from None
+        return srv.encode_response(response)
 
-    # --- parameters (ServerListener callbacks, on the SDK's worker threads)
+    # --- parameters (worker threads)
 
-    def on_get_parameters(self, client, param_names, request_id=None):
-        return self.parameters.get_values(client, list(param_names)) if self.parameters else []
+    def get_parameters(self, client, names):
+        """Every allowed parameter, or the named ones, of every node that answers."""
+        return self.parameters.get_values(client, names) if self.parameters else []
 
-    def on_set_parameters(self, client, parameters, request_id=None):
-        return self.parameters.set_values(client, list(parameters)) if self.parameters else []
+    def set_parameters(self, client, params):
+        """Set through the nodes' services; return the values afterwards."""
+        return self.parameters.set_values(client, params) if self.parameters else []
 
-    def on_parameters_subscribe(self, param_names):
+    def on_parameters_subscribe(self, names):
+        """Publish the changes of `names` from /parameter_events."""
         if self.parameters is not None:
-            self.parameters.subscribe(param_names)
+            self.parameters.subscribe(names)
 
-    def on_parameters_unsubscribe(self, param_names):
+    def on_parameters_unsubscribe(self, names):
+        """No client follows `names` any more."""
         if self.parameters is not None:
-            self.parameters.unsubscribe(param_names)
-
-    def _on_clock(self, msg):
-        self.server.broadcast_time(msg.clock.sec * 1_000_000_000 + msg.clock.nanosec)
+            self.parameters.unsubscribe(names)
 
     # --- connectionGraph
 
-    def publish_graph(self):
-        """Publish the graph's publishers, subscribers and services when they changed."""
+    def graph(self):
+        """Return the publishers, subscribers and service providers of the ROS graph."""
         node = self.node
         published, subscribed = {}, {}
         for topic, _ in node.get_topic_names_and_types():
@@ -334,38 +310,26 @@ class FoxgloveBridge:
                 subscribed[topic] = subs
         services = {}
         for name, namespace in node.get_node_names_and_namespaces():
-            full = _join(namespace, name)
             try:
                 offered = node.get_service_names_and_types_by_node(name, namespace)
-            except Exception:   # the node left the graph between the two calls
+            except Exception:   # noqa: B902 - the node left the graph between the two calls
                 continue
             for service, _ in offered:
                 if self.include_hidden or not _hidden(service):
-                    services.setdefault(service, []).append(full)
-        key = repr((published, subscribed, services))
-        if key == self.graph_key:
-            return
-        self.graph_key = key
-        graph = ConnectionGraph()
-        for topic, ids in published.items():
-            graph.set_published_topic(topic, ids)
-        for topic, ids in subscribed.items():
-            graph.set_subscribed_topic(topic, ids)
-        for service, ids in services.items():
-            graph.set_advertised_service(service, sorted(ids))
-        self.server.publish_connection_graph(graph)
+                    services.setdefault(service, set()).add(_join(namespace, name))
+        return Graph(published, subscribed, {s: sorted(ids) for s, ids in services.items()})
 
-    # --- clientPublish (ServerListener callbacks, called from the SDK's threads)
+    # --- clientPublish (loop thread)
 
     def _refuse(self, client, text):
-        """Tell the clients why an input was refused; a rate-limited log line."""
+        """Tell the client whose input was refused why; a rate-limited log line."""
         text = bounded(text)
+        self.server.status(client, protocol.WARNING, text)
         who = f'client {client.id}' if client is not None else 'server'
-        self.server.publish_status(f'{who}: {text}', StatusLevel.Warning)
-        if self.log_limit.allow(text.split(':')[0])[0]:
-            self.node.get_logger().warning(f'{who}: {text}')
+        self._limited_log(f'{who}: {text}')
 
     def on_client_advertise(self, client, channel):
+        """Create a ROS publisher for a client channel; refuse it with a status."""
         try:
             if not _allowed(self.client_topic_re, channel.topic):
                 raise cp.RejectedInput(f'{channel.topic}: not in client_topic_whitelist')
@@ -382,38 +346,38 @@ class FoxgloveBridge:
                 cls, channel.topic, cp.publisher_profile(profiles, min(10, self.max_depth)))
         except cp.RejectedInput as exc:
             self._refuse(client, f'advertise refused: {exc}')
-            return
-        self.client_channels[(client.id, channel.id)] = (channel.encoding, cls, publisher)
+            return False
+        self.publishers[(client.id, channel.id)] = (cls, publisher)
         self.node.get_logger().info(
             f'client {client.id} publishes {channel.topic} ({type_name}, {channel.encoding})')
+        return True
 
-    def on_client_unadvertise(self, client, client_channel_id):
-        entry = self.client_channels.pop((client.id, client_channel_id), None)
-        if entry is not None and not any(e[2] is entry[2] for e in self.client_channels.values()):
-            self.node.destroy_publisher(entry[2])
+    def on_client_unadvertise(self, client, channel):
+        """Destroy the channel's publisher."""
+        entry = self.publishers.pop((client.id, channel.id), None)
+        if entry is not None:
+            self.node.destroy_publisher(entry[1])
 
-    def on_message_data(self, client, client_channel_id, data):
-        entry = self.client_channels.get((client.id, client_channel_id))
-        if entry is None:
-            return      # refused at advertise: the client was told then
-        encoding, cls, publisher = entry
+    def on_message_data(self, client, channel, payload):
+        """Publish a client message, or refuse it (nothing of it is published)."""
+        cls, publisher = self.publishers[(client.id, channel.id)]
         try:
-            if len(data) > self.max_client_bytes:
-                raise cp.RejectedInput(f'message of {len(data)} bytes over '
+            if len(payload) > self.max_client_bytes:
+                raise cp.RejectedInput(f'message of {len(payload)} bytes over '
                                        f'max_client_message_bytes {self.max_client_bytes}')
-            payload = cp.to_cdr(encoding, cls, data)
+            data = cp.to_cdr(channel.encoding, cls, payload)
         except cp.RejectedInput as exc:
-            self._refuse(client, f'{publisher.topic_name}: not published: {exc}')
+            self._refuse(client, f'{channel.topic}: not published: {exc}')
             return
-        publisher.publish(payload)
+        publisher.publish(data)
 
-    # --- assets
+    # --- assets (worker threads)
 
-    def asset(self, uri):
-        """Return the bytes of an allowed package:// or file:// URI, None otherwise."""
+    def fetch_asset(self, client, uri):
+        """Return the bytes of an allowed package:// or file:// URI; CallFailed otherwise."""
         if '..' in uri or not _allowed(self.asset_re, uri):
             self._limited_log(f'asset refused: {bounded(uri, 200)}')
-            return None
+            raise CallFailed(f'{bounded(uri, 200)}: not allowed')
         parsed = urlparse(uri)
         path = unquote(parsed.path)
         if parsed.scheme == 'package':
@@ -423,22 +387,21 @@ class FoxgloveBridge:
                 path = os.path.join(get_package_share_directory(parsed.netloc),
                                     path.lstrip('/'))
             except PackageNotFoundError:
-                return None
+                raise CallFailed(f'{uri}: no package {parsed.netloc}') from None
         elif parsed.scheme != 'file':
-            return None
+            raise CallFailed(f'{uri}: only package:// and file:// URIs')
         try:
             with open(path, 'rb') as f:
                 return f.read()
-        except OSError:
-            return None
+        except OSError as exc:
+            raise CallFailed(f'{uri}: {exc.strerror or "cannot be read"}') from None
 
     def _limited_log(self, text):
         if self.log_limit.allow(text.split(':')[0])[0]:
             self.node.get_logger().warning(text)
 
     def close(self):
-        for channel in self.channels.values():
-            channel.close()
+        """Stop the server and the service-call helper."""
         self.server.stop()
         if self.calls is not None:
             self.calls.close()
@@ -465,6 +428,7 @@ class FoxgloveServerNode(Node):
     period = DISCOVERY_PERIOD
 
     def __init__(self):
+        """Start the bridge; a port in use is a one-line ServerStartError."""
         super().__init__('foxglove_server')
         try:
             self.bridge = FoxgloveBridge(self)
@@ -476,15 +440,16 @@ class FoxgloveServerNode(Node):
             raise
         self.get_logger().info(
             f'Foxglove WebSocket server on ws://{self.bridge.host}:{self.bridge.server.port} '
-            '(Foxglove: Open connection > Foxglove WebSocket)')
+            f'(Foxglove: Open connection > Foxglove WebSocket; capabilities: '
+            f'{", ".join(self.bridge.capabilities) or "none"})')
         self.bridge.discover()
 
     def tick(self, deadline):
-        """Discover new topics and drop the channels of gone ones."""
+        """Discover new topics; refresh the graph and services."""
         self.bridge.discover()
 
     def close(self):
-        """Close the channels and stop the WebSocket server."""
+        """Stop the WebSocket server."""
         self.bridge.close()
 
 

@@ -4,14 +4,13 @@ Services capability: every ROS service, with ros2msg request/response schemas, c
 
 A request is decoded into the service's Request class first (a payload that does not decode
 is refused), then called through RosCalls with a timeout; the response goes back as CDR.
-Every failure raises, which the SDK answers with serviceCallFailure to the calling client.
+Every failure raises, which the server answers with serviceCallFailure to the calling client.
 """
 
 import functools
 import importlib
 import os
 
-import foxglove
 from rclpy.serialization import deserialize_message, serialize_message
 from ros2bag_mcap.schema import (DefinitionNotFound, dependencies, message_definition,
                                  SEPARATOR)
@@ -68,20 +67,9 @@ def _nested(type_name):
     return [line[len('MSG: '):] for line in text.splitlines() if line.startswith('MSG: ')]
 
 
-def schema(type_name):
-    """Return the foxglove.ServiceSchema of 'pkg/srv/Type'."""
-    request, response = service_definitions(type_name)
-
-    def part(suffix, text):
-        return foxglove.MessageSchema(encoding='cdr', schema=foxglove.Schema(
-            name=f'{type_name}_{suffix}', encoding='ros2msg', data=text.encode('utf-8')))
-    return foxglove.ServiceSchema(type_name, request=part('Request', request),
-                                  response=part('Response', response))
-
-
 def decode_request(cls, encoding, payload):
     """Return the Request of a client's CDR payload, or raise ServiceRefused."""
-    if encoding != 'cdr':       # the SDK already refuses what the schema does not name
+    if encoding != 'cdr':       # the server already refuses what the service does not take
         raise ServiceRefused(f'encoding {encoding!r} (supported: cdr)')
     try:
         return deserialize_message(bytes(payload), cls.Request)

@@ -10,6 +10,7 @@ sets parameters, calls services, fetches assets and sends bad input.
 """
 
 import asyncio
+import os
 import struct
 import sys
 import time
@@ -110,6 +111,8 @@ async def scenario(port):
                           'type': 'float64'}])
         out['set_wrong_type'] = await driver.set_parameters(
             'set-wrong', [{'name': '/hb50/bridge_node.kp_max', 'value': 'very high'}])
+        out['set_not_writable'] = await driver.set_parameters(
+            'set-not-writable', [{'name': '/hb50/control_node.kp', 'value': 1.0}])
         out['updates'] = [m for m in driver.parameter_values if 'id' not in m]
 
         # services
@@ -125,7 +128,10 @@ async def scenario(port):
         assert await driver.until(lambda: '/mute_node/get_parameters' in driver.services, 10)
         await driver.call_service('/mute_node/get_parameters', 4, serialize_message(
             GetParameters.Request(names=['never_seen'])))
-        await driver.until(lambda: {1, 2, 3, 4} <= set(driver.service_responses)
+        # offered (service_whitelist) but not callable (service_call_whitelist)
+        await driver.call_service('/hb50/bridge_node/get_parameters', 5, serialize_message(
+            GetParameters.Request(names=['kp_max'])))
+        await driver.until(lambda: {1, 2, 3, 4, 5} <= set(driver.service_responses)
                            | set(driver.service_failures), 10)
         encoding, payload = driver.service_responses.get(1, ('', b''))
         out['temperature'] = deserialize_message(bytes(payload), GetDataFromRobstride.Response)
@@ -167,6 +173,9 @@ async def scenario(port):
             r for r, _, _ in watcher.received('/hb50/velocity_command') if r > drive_start]
         out['driver_status'] = list(driver.status)
         out['times'] = list(watcher.times)
+        out['time_arrivals'] = list(watcher.time_arrivals)
+        out['watcher_status'] = list(watcher.status)
+        out['log_times'] = [t for _, t, _ in watcher.received('/hb50/robot_state')][-50:]
         out['graph'] = list(watcher.graph)
         out['watched'] = {t: [r for r, _, _ in watcher.received(t)]
                           for t in ('/hb50/robot_state', '/hb50/bridge_data')}
@@ -177,14 +186,16 @@ async def scenario(port):
 
 
 async def legacy_subprotocol(port):
+    """Connect as Foxglove Studio 1.x does (legacy name only); return (status, subprotocol)."""
     import websockets
     try:
         ws = await websockets.connect(f'ws://127.0.0.1:{port}',
                                       subprotocols=['foxglove.websocket.v1'])
     except websockets.exceptions.InvalidStatus as exc:
-        return exc.response.status_code
+        return exc.response.status_code, None
+    subprotocol = ws.subprotocol
     await ws.close()
-    return 101
+    return 101, subprotocol
 
 
 @pytest.fixture(scope='module')
@@ -199,10 +210,16 @@ def session():
         'clock': wt.start([sys.executable, '-c', CLOCK]),
         'mute': wt.start([sys.executable, '-c', MUTE]),
     }
+    # As a user runs it: without ROS_PYTHON_CHECK_FIELDS, so the server's own field checks
+    # are what refuses a string in a float field.
+    env = {k: v for k, v in os.environ.items() if k != 'ROS_PYTHON_CHECK_FIELDS'}
     server = wt.start([wt.executable('foxglove_live', 'foxglove_server'), '--ros-args',
                        '-p', f'port:={port}', '-p', 'use_sim_time:=true',
                        '-p', f'call_timeout_s:={CALL_TIMEOUT_S}',
-                       '-p', 'client_topic_whitelist:=[/hb50/velocity_command]'])
+                       '-p', 'client_topic_whitelist:=[/hb50/velocity_command]',
+                       '-p', r'param_write_whitelist:=[/hb50/bridge_node\..*]',
+                       '-p', 'service_call_whitelist:=[/robstride/.*, /mute_node/.*]'],
+                      env=env)
     try:
         out = asyncio.run(scenario(port))
         out['legacy'] = asyncio.run(legacy_subprotocol(port))
@@ -303,6 +320,13 @@ def test_sim_time_broadcast(session):
     times = session['times']
     assert times, 'no time message'
     assert all(t // 1_000_000_000 == CLOCK_SEC for t in times), times[:5]
+    # /clock runs at 20 Hz: every tick arrives (at least 10 Hz over the session)
+    arrivals = session['time_arrivals']
+    rate = (len(arrivals) - 1) / (arrivals[-1] - arrivals[0])
+    assert rate >= 10.0, rate
+    # with sim time, messages carry the sim clock as their log time
+    assert session['log_times'] and all(
+        t // 1_000_000_000 == CLOCK_SEC for t in session['log_times']), session['log_times'][:5]
 
 
 def test_connection_graph_lists_hb50_publishers(session):
@@ -312,6 +336,16 @@ def test_connection_graph_lists_hb50_publishers(session):
             published[topic['name']] = set(topic['publisherIds'])
     assert '/hb50/bridge_node' in published.get('/hb50/bridge_data', set()), published
     assert '/hb50/state_publisher_node' in published.get('/tf_static', set()), published
+
+
+def test_connection_graph_lists_services_and_providers(session):
+    services = {}
+    for update in session['graph']:
+        for service in update.get('advertisedServices', []):
+            services[service['name']] = set(service['providerIds'])
+    for name in ('get_data_from_robstride', 'get_parameters', 'set_parameters'):
+        assert services.get(f'{RS}/{name}') == {RS}, sorted(services)
+    assert services.get('/hb50/bridge_node/get_parameters') == {'/hb50/bridge_node'}
 
 
 def test_bad_input_status_and_watcher_unaffected(session):
@@ -349,10 +383,26 @@ def test_driver_drives_while_watcher_streams(session):
     assert len(session['commands_during_drive']) >= 30
 
 
-def test_legacy_subprotocol_refused_with_400(session):
-    assert session['legacy'] == 400
+def test_legacy_subprotocol_accepted(session):
+    assert session['legacy'] == (101, 'foxglove.websocket.v1')
+
+
+def test_status_reaches_only_the_client_that_caused_it(session):
+    # the driver's refusals (whitelist, malformed JSON, oversized, wrong type) are the
+    # driver's: the watcher, connected throughout, saw none of them
+    assert session['driver_status'], 'the driver got no status'
+    assert session['watcher_status'] == [], session['watcher_status']
+
+
+def test_write_and_call_allowlists(session):
+    text = '\n'.join(session['driver_status'])
+    assert '/hb50/control_node.kp: not in param_write_whitelist' in text, text
+    assert _params(session['set_not_writable']) == {'/hb50/control_node.kp': 60.0}
+    failure = session['service_failures'].get(5, '')
+    assert 'not in service_call_whitelist' in failure, session['service_failures']
 
 
 def test_server_exits_cleanly(session):
     assert session['code'] == 0, session['log'][-3000:]
     assert 'Traceback' not in session['log']
+    assert 'Callback failed' not in session['log']

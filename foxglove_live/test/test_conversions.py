@@ -43,11 +43,25 @@ def test_new_parameter_takes_the_value_type():
 def test_ros_values_to_foxglove():
     double = params.to_foxglove('/n.d', ParameterValue(type=T.PARAMETER_DOUBLE,
                                                        double_value=2.0))
-    assert double.get_value() == 2.0 and double.type is not None
+    # a whole double keeps its type on the wire (JSON alone would make it an integer)
+    assert double == {'name': '/n.d', 'value': 2.0, 'type': 'float64'}
     ints = params.to_foxglove('/n.i', ParameterValue(type=T.PARAMETER_INTEGER_ARRAY,
                                                      integer_array_value=[1, 2]))
-    assert ints.get_value() == [1, 2]
+    assert ints == {'name': '/n.i', 'value': [1, 2]}
+    raw = params.to_foxglove('/n.b', ParameterValue(type=T.PARAMETER_BYTE_ARRAY,
+                                                    byte_array_value=[b'\x01', b'\xff']))
+    assert raw == {'name': '/n.b', 'value': 'Af8=', 'type': 'byte_array'}
     assert params.to_foxglove('/n.x', ParameterValue(type=T.PARAMETER_NOT_SET)) is None
+
+
+def test_client_values_by_protocol_type():
+    assert params.client_value({'name': '/n.b', 'value': 'Af8=', 'type': 'byte_array'}) == \
+        b'\x01\xff'
+    assert params.client_value({'name': '/n.d', 'value': 3, 'type': 'float64'}) == 3.0
+    assert params.client_value({'name': '/n.a', 'value': [1, 2],
+                                'type': 'float64_array'}) == [1.0, 2.0]
+    with pytest.raises(params.ParameterRefused, match='base64'):
+        params.client_value({'name': '/n.b', 'value': '!!', 'type': 'byte_array'})
 
 
 def test_service_schema_of_robstride_get_data():

@@ -3,9 +3,8 @@
 Foxglove live view of the HB50 stack, checked by a plain WebSocket client.
 
 The client follows Foxglove's ws-protocol v1 (JSON serverInfo/advertise/subscribe, binary
-MessageData opcode 0x01). foxglove-sdk 0.30 negotiates it under the subprotocol name
-`foxglove.sdk.v1` (it answers HTTP 400 to the legacy `foxglove.websocket.v1` alone), so the
-client offers both names, as the Foxglove app does.
+MessageData opcode 0x01). The server speaks it under both subprotocol names; this client
+offers both, as current Foxglove does (test_ws_protocol checks each name alone).
 """
 
 import asyncio
@@ -210,3 +209,4 @@ def test_busy_port_is_one_line_error(session):
 def test_server_exits_cleanly(session):
     assert session['code'] == 0, session['out']
     assert 'Traceback' not in session['out']
+    assert 'Callback failed' not in session['out']

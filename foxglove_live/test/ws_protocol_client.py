@@ -30,6 +30,7 @@ class WsClient:
         self.status = []
         self.graph = []
         self.times = []
+        self.time_arrivals = []     # monotonic receive time of each time message
         self.messages = {}          # subscription id -> [(receive time, log time, payload)]
         self.parameter_values = []  # every parameterValues message
         self.service_responses = {}  # call id -> (encoding, payload)
@@ -96,6 +97,7 @@ class WsClient:
             self.messages.setdefault(sub_id, []).append((time.monotonic(), log_time, raw[13:]))
         elif opcode == 0x02:
             self.times.append(struct.unpack_from('<Q', raw, 1)[0])
+            self.time_arrivals.append(time.monotonic())
         elif opcode == 0x03:
             _, call_id, n = struct.unpack_from('<III', raw, 1)
             encoding = raw[13:13 + n].decode()
