@@ -5,7 +5,8 @@
 # By default it starts the composed hb50_stack (one process, one loop: cheaper than three
 # processes, see benchmarks/README.md); HB50_COMPOSED=0 starts the three executables instead.
 # FOXGLOVE=1 also starts foxglove_live's Foxglove WebSocket server on ws://127.0.0.1:8765
-# (FOXGLOVE_PORT to change it): off by default because receiving every topic costs CPU.
+# (FOXGLOVE_PORT to change it; off by default because receiving every topic costs CPU) and
+# has the state publisher put the URDF on /robot_description too (Foxglove Studio 1.x).
 # Node output goes to $HB50_LOG_DIR (default: a fresh temp dir) so that it does not scroll the view.
 set -euo pipefail
 
@@ -28,12 +29,20 @@ cleanup() {
 }
 trap cleanup INT TERM EXIT
 
+# With FOXGLOVE=1 the state publisher also publishes the URDF on /robot_description, the one
+# topic Foxglove Studio 1.x's 3D panel reads it from. In hb50_stack the -p reaches all four
+# nodes; only state_publisher_node declares the parameter.
+sp_args=()
+if [ "${FOXGLOVE:-0}" = 1 ]; then sp_args=(-p publish_global_robot_description:=true); fi
 if [ "${HB50_COMPOSED:-1}" = 1 ]; then
-  "$lib/hb50_stack" --ros-args --params-file "$params" >"$logs/hb50_stack.log" 2>&1 &
+  "$lib/hb50_stack" --ros-args --params-file "$params" "${sp_args[@]}" \
+    >"$logs/hb50_stack.log" 2>&1 &
   pids+=($!)
 else
   for exe in bridge_node control_node heartbeat_monitor state_publisher_node; do
-    "$lib/$exe" --ros-args --params-file "$params" >"$logs/$exe.log" 2>&1 &
+    args=(--ros-args --params-file "$params")
+    if [ "$exe" = state_publisher_node ]; then args+=("${sp_args[@]}"); fi
+    "$lib/$exe" "${args[@]}" >"$logs/$exe.log" 2>&1 &
     pids+=($!)
   done
 fi

@@ -14,17 +14,16 @@ from hb50_commons.msg import BridgeData, RobotState
 from node_runtime.parameters import declare, Parameter
 from rclpy.node import Node
 from sensor_msgs.msg import JointState
+from state_publisher_common.description import publish_description, publish_global_parameter
 from state_publisher_common.newest import InvalidSample, NewestSample
 from state_publisher_common.qos import LATCHED, TF_QOS
 from state_publisher_common.urdf_tree import transform, UrdfTree
-from std_msgs.msg import String
 from tf2_msgs.msg import TFMessage
 
 from . import description, levels, qos, topics
 from .layout import JOINT_NAMES
 from .runtime import run, StatusReporter, steady_timer
 
-ROBOT_DESCRIPTION = 'robot_description'
 JOINT_STATES = 'joint_states'
 MAX_JOINTS = 64         # a longer joint array is oversized
 # A 12-joint bridge_data is ~0.6 KiB: a larger sample is refused on its raw size, undecoded.
@@ -85,7 +84,8 @@ class StatePublisher(Node):
     def __init__(self, **kwargs):
         kwargs.setdefault('namespace', topics.DEFAULT_NAMESPACE)
         super().__init__('state_publisher_node', **kwargs)
-        cfg = declare(self, PARAMETERS)
+        # publish_global_robot_description: its default depends on the namespace.
+        cfg = declare(self, PARAMETERS + (publish_global_parameter(self),))
         self.reporter = StatusReporter(self, cfg['heartbeat_rate'])
         self.urdf = description.generate()
         # The transforms come from the URDF text robot_description carries.
@@ -100,11 +100,12 @@ class StatePublisher(Node):
         self.raw_bridge_data = NewestSample(BridgeData, 'bridge_data', MAX_SAMPLE_BYTES)
         self.raw_robot_state = NewestSample(RobotState, 'robot_state', MAX_SAMPLE_BYTES)
 
-        self.description_pub = self.create_publisher(String, ROBOT_DESCRIPTION, LATCHED)
+        # robot_description (and /robot_description on request), published once, latched.
+        self.description_pubs = publish_description(
+            self, self.urdf, cfg['publish_global_robot_description'])
         self.joint_states_pub = self.create_publisher(JointState, JOINT_STATES, qos.RELIABLE)
         self.tf_pub = self.create_publisher(TFMessage, '/tf', TF_QOS)
         self.tf_static_pub = self.create_publisher(TFMessage, '/tf_static', LATCHED)
-        self.description_pub.publish(String(data=self.urdf))
         self.create_subscription(BridgeData, topics.BRIDGE_DATA, self.raw_bridge_data.store,
                                  qos.MAB_RT, raw=True)
         self.create_subscription(RobotState, topics.ROBOT_STATE, self.raw_robot_state.store,

@@ -1,8 +1,15 @@
 # SPDX-License-Identifier: Apache-2.0
-"""state_publisher_node on ROS: /tf equals Pinocchio's FK, latching, bad input, namespaces."""
+"""
+state_publisher_node on ROS: /tf equals Pinocchio's FK, latching, bad input, namespaces.
 
+Also publish_global_robot_description (the URDF on /robot_description too), in this process
+and in hb50_stack started as scripts/hb50_run.sh starts it with FOXGLOVE=1.
+"""
+
+import os
 import time
 
+from ament_index_python.packages import get_package_share_directory
 from builtin_interfaces.msg import Time
 from hb50_commons.msg import BridgeData, RobotState, Status
 from hb50_nodes import description, qos
@@ -14,6 +21,7 @@ import pytest
 import rclpy
 from rclpy.executors import SingleThreadedExecutor
 from rclpy.parameter import Parameter
+import rosharness
 from sensor_msgs.msg import JointState
 from std_msgs.msg import String
 from tf2_msgs.msg import TFMessage
@@ -32,9 +40,10 @@ def ros(domain_id):
 class Rig:
     """One state publisher, a source of bridge_data/robot_state and a listener."""
 
-    def __init__(self, namespace='/hb50', prefix=''):
+    def __init__(self, namespace='/hb50', prefix='', overrides=()):
         self.node = StatePublisher(namespace=namespace, parameter_overrides=[
-            Parameter('frame_prefix', value=prefix), Parameter('publish_rate', value=50.0)])
+            Parameter('frame_prefix', value=prefix), Parameter('publish_rate', value=50.0),
+            *overrides])
         self.peer = rclpy.create_node('state_publisher_test', namespace=namespace)
         self.executor = SingleThreadedExecutor()
         self.executor.add_node(self.node)
@@ -184,3 +193,85 @@ def test_two_robots_give_disjoint_trees(ros):
     finally:
         for r in rigs:
             r.close()
+
+
+GLOBAL = '/robot_description'
+PUBLISH_GLOBAL = 'publish_global_robot_description'
+
+
+def publishers_of(peer, topic, node):
+    """Return the publishers of `topic` that belong to `node` (name and namespace)."""
+    return [i for i in peer.get_publishers_info_by_topic(topic)
+            if (i.node_name, i.node_namespace) == (node.get_name(), node.get_namespace())]
+
+
+def test_global_description_on_request_equals_the_namespaced_one(ros):
+    r = Rig('/hb50', overrides=[Parameter(PUBLISH_GLOBAL, value=True)])
+    try:
+        assert r.spin_until(lambda: publishers_of(r.peer, GLOBAL, r.node))
+        # A late subscriber (the node published in its constructor) gets the same URDF on
+        # both topics, through the same latched QoS.
+        late = r.latched(String, GLOBAL)
+        own = r.latched(String, '/hb50/robot_description')
+        assert late and own and late[0].data == own[0].data == description.generate()
+        for topic in (GLOBAL, '/hb50/robot_description'):
+            [info] = publishers_of(r.peer, topic, r.node)
+            assert info.qos_profile.durability == LATCHED.durability
+            assert info.qos_profile.reliability == LATCHED.reliability
+        assert r.node.get_parameter(PUBLISH_GLOBAL).value is True
+    finally:
+        r.close()
+
+
+def test_namespaced_node_does_not_publish_the_global_description_by_default(rig):
+    descriptor = rig.node.describe_parameter(PUBLISH_GLOBAL)
+    assert rig.node.get_parameter(PUBLISH_GLOBAL).value is False
+    assert descriptor.read_only and '/robot_description' in descriptor.description
+    assert rig.spin_until(lambda: publishers_of(rig.peer, '/hb50/robot_description', rig.node))
+    assert rig.peer.get_publishers_info_by_topic(GLOBAL) == []
+    assert GLOBAL not in dict(rig.peer.get_topic_names_and_types())
+
+
+@pytest.mark.parametrize('overrides', [(), (Parameter(PUBLISH_GLOBAL, value=True),)],
+                         ids=['default', 'true'])
+def test_without_namespace_one_publisher_serves_robot_description(ros, overrides):
+    r = Rig('/', overrides=overrides)
+    try:
+        # robot_description resolves to /robot_description: the default is true, and true
+        # adds no second publisher on the same topic.
+        assert r.node.get_parameter(PUBLISH_GLOBAL).value is True
+        assert r.spin_until(lambda: publishers_of(r.peer, GLOBAL, r.node))
+        assert len(r.peer.get_publishers_info_by_topic(GLOBAL)) == 1
+        assert len(r.node.description_pubs) == 1
+        late = r.latched(String, GLOBAL)
+        assert len(late) == 1 and late[0].data == description.generate()
+    finally:
+        r.close()
+
+
+def test_hb50_stack_as_hb50_run_starts_it_with_foxglove(ros):
+    """hb50_stack with the shipped parameters and the process-wide -p of FOXGLOVE=1."""
+    params = os.path.join(get_package_share_directory('hb50_nodes'), 'config', 'hb50.yaml')
+    proc = rosharness.start('hb50_stack', '--params-file', params,
+                            '-p', f'{PUBLISH_GLOBAL}:=true')
+    peer = rclpy.create_node('global_description_test')
+    executor = SingleThreadedExecutor()
+    executor.add_node(peer)
+    got = {GLOBAL: [], '/hb50/robot_description': []}
+    try:
+        for topic, received in got.items():
+            peer.create_subscription(String, topic, received.append, LATCHED)
+        end = time.monotonic() + 30.0
+        while time.monotonic() < end and not all(got.values()) and proc.poll() is None:
+            executor.spin_once(timeout_sec=0.05)
+        assert all(got.values()), proc.output()
+        assert got[GLOBAL][0].data == got['/hb50/robot_description'][0].data
+        assert got[GLOBAL][0].data == description.generate()
+        [info] = peer.get_publishers_info_by_topic(GLOBAL)
+        assert (info.node_name, info.node_namespace) == ('state_publisher_node', '/hb50')
+    finally:
+        executor.shutdown()
+        peer.destroy_node()
+        stopped = rosharness.stop(proc)
+    assert stopped.returncode == 0, stopped.output
+    assert 'Traceback' not in stopped.output and 'Callback failed' not in stopped.output

@@ -7,7 +7,8 @@ same against the simulator and the robot, and publishes what robot_state_publish
 tools, RViz and Foxglove's 3D panel need:
 
 - robot_description (std_msgs/String, RELIABLE + TRANSIENT_LOCAL): share/pnd_adam_description/
-  urdf/adam_u.urdf, generated from the MuJoCo model;
+  urdf/adam_u.urdf, generated from the MuJoCo model; in a namespace, with
+  `publish_global_robot_description`, also on /robot_description;
 - joint_states (sensor_msgs/JointState: position q, velocity dq, effort tau_est of the 19
   joints in the vendor's order) at `publish_rate` (100 Hz, the vendor's JointState rate);
 - /tf: every joint's transform, and `odom -> pelvis` from the IMU attitude (the stand's base
@@ -34,10 +35,10 @@ from rclpy.executors import SingleThreadedExecutor
 from rclpy.node import Node
 from rclpy.qos import qos_profile_sensor_data
 from sensor_msgs.msg import JointState
+from state_publisher_common.description import publish_description, publish_global_parameter
 from state_publisher_common.newest import InvalidSample, NewestSample, Refusals
 from state_publisher_common.qos import LATCHED, TF_QOS
 from state_publisher_common.urdf_tree import transform, UrdfTree
-from std_msgs.msg import String
 from tf2_msgs.msg import TFMessage
 
 from .fastdds_profile import use_interop_profile
@@ -92,7 +93,8 @@ class AdamStatePublisher(Node):
 
     def __init__(self, **kwargs):
         super().__init__('adam_state_publisher', **kwargs)
-        cfg = declare(self, PARAMETERS)
+        # publish_global_robot_description: its default depends on the namespace.
+        cfg = declare(self, PARAMETERS + (publish_global_parameter(self),))
         self.urdf = urdf.read()
         self.tree = UrdfTree(self.urdf, cfg['frame_prefix'])
         if sorted(self.tree.joint_names) != sorted(JOINT_NAMES):
@@ -105,11 +107,12 @@ class AdamStatePublisher(Node):
         self.refusals = Refusals(self.get_logger())
         self.static_sent = False
 
-        self.description_pub = self.create_publisher(String, 'robot_description', LATCHED)
+        # robot_description (and /robot_description on request), published once, latched.
+        self.description_pubs = publish_description(
+            self, self.urdf, cfg['publish_global_robot_description'])
         self.joint_states_pub = self.create_publisher(JointState, 'joint_states', 10)
         self.tf_pub = self.create_publisher(TFMessage, '/tf', TF_QOS)
         self.tf_static_pub = self.create_publisher(TFMessage, '/tf_static', LATCHED)
-        self.description_pub.publish(String(data=self.urdf))
         self.create_subscription(LowState, 'lowstate', self.lowstate.store,
                                  qos_profile_sensor_data, raw=True)
         self.create_timer(1.0 / cfg['publish_rate'], self.publish_state)
