@@ -2,14 +2,19 @@
 """
 foxglove_server (foxglove_live) streaming the HB50 stack, and a client's publish into ROS.
 
-Prints, each beside its floor measured in the same run, with the load average:
-- the server's CPU (% of one core) while one WebSocket client subscribes to every topic of
-  the HB50 stack (bridge_node, control_node, heartbeat_monitor, state_publisher_node),
-  beside a bare raw subscriber of the same topics with the same QoS and executor (the floor);
-  messages/s delivered to the client beside those the floor received;
+Prints, each beside its target and its floor measured in the same run, with the load average:
+- the server's CPU (% of one core) while 1 and then 3 WebSocket clients subscribe to every
+  topic of the HB50 stack (bridge_node, control_node, heartbeat_monitor,
+  state_publisher_node: 12 topics), beside a bare raw subscriber of the same topics with the
+  same QoS and executor in the same window (the floor). Targets: <= 1.5x the floor with
+  1 client, <= 2x with 3;
+- messages/s per topic at the client beside the floor's, and each 500 Hz topic's loss at
+  the client while another client publishes Twist on /hb50/velocity_command at 20 Hz as
+  Foxglove's Teleop panel does (target <= 1 %);
 - client message -> ROS publish latency: a client sends std_msgs/Header stamped with the
-  send time (cdr, then json) at 50 Hz; a probe subscriber reports receipt - stamp. The floor
-  is the same probe receiving from a bare rclpy publisher (publish -> callback).
+  send time (cdr, then json) at 50 Hz; a probe subscriber reports receipt - stamp. Targets
+  p50 <= 1 ms, p99 <= 5 ms. The floor is the same probe receiving from a bare rclpy
+  publisher (publish -> callback).
 
 Usage: foxglove_bench.py [--seconds 10] [--domain N]
 """
@@ -34,10 +39,17 @@ from ros2bag_mcap import qos as qos_util
 from ros2bag_mcap.schema import message_class
 rclpy.init()
 node = rclpy.create_node('foxglove_bench_floor')
-count = [0]
-def on_message(_):
-    count[0] += 1
-import time
+import collections, threading, time
+count = collections.Counter()
+def counter(topic):
+    def on_message(_):
+        count[topic] += 1
+    return on_message
+def report():
+    while True:
+        time.sleep(0.5)
+        print('floor_counts', time.monotonic(),
+              ' '.join(f'{t}={n}' for t, n in sorted(count.items())), flush=True)
 deadline = time.monotonic() + 20
 pending = dict(arg.split('=', 1) for arg in sys.argv[1:])
 subs = []
@@ -46,11 +58,12 @@ while pending and time.monotonic() < deadline:
         offered = qos_util.offered_profiles(node, topic)
         if offered:
             subs.append(node.create_subscription(
-                message_class(type_name), topic, on_message,
+                message_class(type_name), topic, counter(topic),
                 qos_util.matching_profile(offered, 25), raw=True))
             del pending[topic]
     time.sleep(0.2)
 print('floor subscribed', flush=True)
+threading.Thread(target=report, daemon=True).start()
 ex = EventsExecutor()
 ex.add_node(node)
 try:
@@ -58,7 +71,7 @@ try:
         ex.spin_once(timeout_sec=0.1)
 except (KeyboardInterrupt, ExternalShutdownException):
     pass
-print(f'floor received {count[0]}', flush=True)
+print(f'floor received {sum(count.values())}', flush=True)
 """
 PROBE = r"""
 import time, rclpy
@@ -131,35 +144,97 @@ def start_stack():
     return procs
 
 
-async def stream(port, seconds):
-    """Subscribe to every advertised /hb50 and /tf topic; return ({topic: type}, counts)."""
+def _client_module():
     sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..', 'foxglove_live', 'test'))
-    from ws_protocol_client import WsClient
-    client = await WsClient.connect(port)
+    import ws_protocol_client
+    return ws_protocol_client
+
+
+async def topic_types(port):
+    """Wait until the server advertises every HB50 topic; return {topic: type}."""
+    client = await _client_module().WsClient.connect(port)
     try:
         # discovery (0.5 s poll) of every topic of the four nodes
         await client.until(lambda: EXPECTED <= set(client.channels), 40)
         await asyncio.sleep(1.0)
-        topics = sorted(t for t in client.channels
-                        if t.startswith(('/hb50/', '/tf', '/joint_states')))
-        await client.subscribe(topics)
-        await asyncio.sleep(1.0)
-        before = {t: len(client.received(t)) for t in topics}
-        yield_start = time.monotonic()
-        yield {t: client.channels[t]['schemaName'] for t in topics}
-        await asyncio.sleep(seconds)
-        elapsed = time.monotonic() - yield_start
-        yield {t: (len(client.received(t)) - before[t]) / elapsed for t in topics}
+        return {t: c['schemaName'] for t, c in sorted(client.channels.items())
+                if t.startswith(('/hb50/', '/tf', '/joint_states'))}
     finally:
         await client.close()
 
 
+def floor_rates(output, t0, t1):
+    """{topic: msg/s} the floor received between t0 and t1 (its 0.5 s count lines)."""
+    samples = []
+    for line in output.splitlines():
+        parts = line.split()
+        if len(parts) >= 2 and parts[0] == 'floor_counts':
+            counts = dict(p.split('=', 1) for p in parts[2:])
+            samples.append((float(parts[1]), {t: int(n) for t, n in counts.items()}))
+    before = [s for s in samples if s[0] <= t0 + 0.25]
+    after = [s for s in samples if s[0] >= t1 - 0.25]
+    if not before or not after:
+        return {}
+    (ta, a), (tb, b) = before[-1], after[0]
+    return {t: (b.get(t, 0) - a.get(t, 0)) / (tb - ta) for t in b}
+
+
+async def teleop(port, stop):
+    """Publish Twist on /hb50/velocity_command at 20 Hz (json), as Studio's Teleop panel."""
+    client = await _client_module().WsClient.connect(port)
+    sent = 0
+    try:
+        await client.send(op='advertise', channels=[{
+            'id': 1, 'topic': '/hb50/velocity_command', 'encoding': 'json',
+            'schemaName': 'geometry_msgs/msg/Twist'}])
+        payload = struct.pack('<BI', 1, 1) + json.dumps(
+            {'linear': {'x': 0.3, 'y': 0.0, 'z': 0.0},
+             'angular': {'x': 0.0, 'y': 0.0, 'z': 0.0}}).encode()
+        while not stop.is_set():
+            await client.ws.send(payload)
+            sent += 1
+            await asyncio.sleep(0.05)
+    finally:
+        await client.close()
+    return sent
+
+
+async def streaming(port, topics, clients_n, seconds, server, floor, with_teleop=False):
+    """
+    `clients_n` clients subscribed to every topic for `seconds`.
+
+    Returns (server CPU %, floor CPU %, [per client {topic: msg/s}], window (t0, t1)).
+    """
+    WsClient = _client_module().WsClient
+    clients = [await WsClient.connect(port) for _ in range(clients_n)]
+    stop = asyncio.Event()
+    drive = asyncio.ensure_future(teleop(port, stop)) if with_teleop else None
+    try:
+        for c in clients:
+            await c.until(lambda c=c: set(topics) <= set(c.channels), 30)
+            await c.subscribe(sorted(topics))
+        await asyncio.sleep(1.5)
+        t0 = time.monotonic()
+        cpu0, fcpu0 = cpu_seconds(server.pid), cpu_seconds(floor.pid)
+        await asyncio.sleep(seconds)
+        t1 = time.monotonic()
+        cpu = (cpu_seconds(server.pid) - cpu0) / (t1 - t0) * 100
+        fcpu = (cpu_seconds(floor.pid) - fcpu0) / (t1 - t0) * 100
+        rates = [{t: sum(1 for r, _, _ in c.received(t) if t0 <= r <= t1) / (t1 - t0)
+                  for t in topics} for c in clients]
+    finally:
+        stop.set()
+        if drive is not None:
+            await drive
+        for c in clients:
+            await c.close()
+    return cpu, fcpu, rates, (t0, t1)
+
+
 async def publish(port, encoding, n, period):
-    sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..', 'foxglove_live', 'test'))
     from rclpy.serialization import serialize_message
     from std_msgs.msg import Header
-    from ws_protocol_client import WsClient
-    client = await WsClient.connect(port)
+    client = await _client_module().WsClient.connect(port)
     try:
         await client.send(op='advertise', channels=[{
             'id': 1, 'topic': '/foxglove_bench/latency', 'encoding': encoding,
@@ -200,6 +275,10 @@ def describe(values):
             f'p99 {np.percentile(values, 99):.0f} us, max {values.max():.0f} us')
 
 
+def verdict(value, target):
+    return 'met' if value <= target else 'NOT met'
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
     parser.add_argument('--seconds', type=float, default=10.0)
@@ -212,29 +291,22 @@ def main():
     port = wt.free_port()
     stack = start_stack()
     server = wt.start([wt.executable('foxglove_live', 'foxglove_server'), '--ros-args',
-                       '-p', f'port:={port}',
-                       '-p', 'client_topic_whitelist:=[/foxglove_bench/latency]'])
+                       '-p', f'port:={port}', '-p', 'client_topic_whitelist:='
+                       '[/foxglove_bench/latency, /hb50/velocity_command]'])
     floor = None
+    phases = {}
     try:
-        async def streaming():
-            nonlocal floor
-            gen = stream(port, args.seconds)
-            types = await gen.__anext__()
-            # the floor receives the same messages in the same window
-            floor = wt.start([sys.executable, '-c', FLOOR,
-                              *(f'{t}={ty}' for t, ty in types.items())])
-            await asyncio.to_thread(floor.wait_for_output, 'floor subscribed', 30)
-            await asyncio.sleep(1.0)
-            cpu0, fcpu0, t0 = cpu_seconds(server.pid), cpu_seconds(floor.pid), time.monotonic()
-            rates = await gen.__anext__()
-            window = time.monotonic() - t0
-            cpu = (cpu_seconds(server.pid) - cpu0) / window * 100
-            fcpu = (cpu_seconds(floor.pid) - fcpu0) / window * 100
-            await gen.aclose()
-            return types, rates, cpu, fcpu
-        types, rates, server_cpu, floor_cpu = asyncio.run(streaming())
-        load_stream = loadavg()
-        floor_out = wt.stop(floor).output
+        types = asyncio.run(topic_types(port))
+        # the floor receives the same messages in the same windows, for every phase
+        floor = wt.start([sys.executable, '-c', FLOOR, *(f'{t}={ty}' for t, ty in types.items())])
+        floor.wait_for_output('floor subscribed', 30)
+        time.sleep(1.0)
+        for name, n, drive in (('1 client', 1, False), ('3 clients', 3, False),
+                               ('1 client + Teleop 20 Hz', 1, True)):
+            cpu, fcpu, rates, (t0, t1) = asyncio.run(
+                streaming(port, list(types), n, args.seconds, server, floor, drive))
+            phases[name] = (cpu, fcpu, rates, floor_rates(floor.output(), t0, t1), loadavg())
+        wt.stop(floor)
         floor = None
 
         n, period = int(args.seconds * 20), 0.05
@@ -252,18 +324,32 @@ def main():
         for proc in [floor, server] + stack[::-1]:
             if proc is not None:
                 wt.stop(proc)
-    total = sum(rates.values())
     print(f'foxglove_bench ({args.seconds:g} s per phase, {len(types)} topics)')
-    print(f'  server CPU streaming to 1 client: {server_cpu:.1f} % of a core '
-          f'({total:.0f} msg/s delivered; load {load_stream})')
-    m = re.search(r'floor received (\d+)', floor_out)
-    print(f'  floor (bare raw subscriber of the same topics, same window): {floor_cpu:.1f} % '
-          f'of a core (received {int(m.group(1)) if m else -1} in all); '
-          f'ratio {server_cpu / max(floor_cpu, 0.1):.1f}x')
-    for topic, rate in rates.items():
-        print(f'    {topic}: {rate:.1f} msg/s to the client')
+    targets = {'1 client': 1.5, '3 clients': 2.0, '1 client + Teleop 20 Hz': None}
+    for name, (cpu, fcpu, rates, frates, load) in phases.items():
+        ratio = cpu / max(fcpu, 0.1)
+        target = targets[name]
+        judged = f'target <= {target:g}x: {verdict(ratio, target)}' if target else 'no target'
+        print(f'  {name}: server CPU {cpu:.1f} % of a core, floor (bare raw subscriber of the '
+              f'same topics, same window) {fcpu:.1f} %, ratio {ratio:.2f}x ({judged}); '
+              f'load {load}')
+        for topic in sorted(rates[0]):
+            got = ', '.join(f'{r[topic]:.1f}' for r in rates)
+            ref = frates.get(topic)
+            line = f'    {topic}: {got} msg/s at the client' + ('s' if len(rates) > 1 else '')
+            if ref:
+                line += f', floor {ref:.1f}'
+                if ref >= 100:
+                    worst = max(0.0, max(1 - r[topic] / ref for r in rates)) * 100
+                    line += f', loss {worst:.2f} % (target <= 1 %: {verdict(worst, 1.0)})'
+            print(line)
     for encoding, values in latency.items():
-        print(f'  client {encoding} message -> ROS subscriber: {describe(values)}')
+        judged = ''
+        if len(values):
+            p50, p99 = np.percentile(values, 50), np.percentile(values, 99)
+            judged = (f' (targets p50 <= 1000 us: {verdict(p50, 1000)}, p99 <= 5000 us: '
+                      f'{verdict(p99, 5000)})')
+        print(f'  client {encoding} message -> ROS subscriber: {describe(values)}{judged}')
     print(f'  floor (bare rclpy publish -> same subscriber): {describe(bare_latency)}')
     print(f'  load average at the end: {loadavg()}')
 

@@ -10,9 +10,10 @@ subscriber, then as differences), parameter subscriptions, and one outgoing queu
 client. Status messages go to the client they concern; only server-wide news is broadcast.
 
 Threads: `log`, `broadcast_time`, `add_channel` and the other public methods may be called
-from any thread (the ROS executor's). A message is queued per subscribed client and the
-client's writer task is woken once per batch, so a slow or dead client only fills (and then
-drops from) its own bounded queue; the other clients and the ROS side never wait for it.
+from any thread (the ROS executor's). A message is queued per subscribed client; the loop is
+woken once per batch (Flusher) and writes each client's batch in one write, so a slow or
+dead client only fills (and then drops from) its own bounded queue; the other clients and
+the ROS side never wait for it.
 Calls that wait on ROS (parameters, services, assets) run on a small worker pool, bounded per
 client, never on the loop.
 """
@@ -30,6 +31,7 @@ from typing import (Any, Callable, Deque, Dict, Iterable, List, Mapping, NamedTu
 
 from websockets.asyncio.server import serve, ServerConnection
 from websockets.exceptions import ConnectionClosed
+from websockets.protocol import State
 
 from . import protocol as p
 
@@ -38,8 +40,13 @@ from . import protocol as p
 MAX_QUEUED_FRAMES = 4096
 # Calls that wait on ROS (parameters, services, assets) one client may have in flight.
 MAX_CALLS_PER_CLIENT = 8
-# Bytes the transport may buffer before the writer waits for the socket to drain.
+# Bytes a client's socket may buffer; over it, its messages wait in (and drop from) its queue.
 WRITE_LIMIT = 1 << 20
+# A batch: how long after its first message the queues are written [s]. An app draws at
+# 60 Hz at most; 5 ms batches 10 messages of the HB50 stack's 2000 a second in one wake-up.
+FLUSH_DELAY_S = 0.005
+# How soon a client whose socket was full is tried again [s].
+RETRY_S = 0.02
 CLOSE_TIMEOUT_S = 1.0
 
 
@@ -164,10 +171,9 @@ class ServerListener:
 class Client:
     """One connection: its subscriptions, its channels and its outgoing queues."""
 
-    def __init__(self, client_id: int, ws: ServerConnection,
-                 loop: asyncio.AbstractEventLoop,
+    def __init__(self, client_id: int, ws: ServerConnection, flush: 'Flusher',
                  warn: Callable[[str], None] = lambda text: None) -> None:
-        """Wrap `ws` with queues; its writer task is started by the server."""
+        """Wrap `ws` with queues that `flush` empties into its socket."""
         self.id = client_id
         self.ws = ws
         self.subprotocol = ws.subprotocol or ''
@@ -180,11 +186,9 @@ class Client:
         self.dropped = 0
         self._reported = 0
         self._warn = warn
-        self._loop = loop
+        self._flusher = flush
         self._control: Deque[Union[str, bytes]] = collections.deque()
         self._data: Deque[bytes] = collections.deque(maxlen=MAX_QUEUED_FRAMES)
-        self._wake = asyncio.Event()
-        self._scheduled = False
         self.closed = False
 
     def __repr__(self) -> str:
@@ -194,12 +198,12 @@ class Client:
     def send_json(self, message: Mapping[str, Any]) -> None:
         """Queue a text message (never dropped); any thread."""
         self._control.append(json.dumps(message, separators=(',', ':')))
-        self._kick()
+        self._flusher.request()
 
     def send_control(self, frame: bytes) -> None:
         """Queue a binary reply (service response, asset) that is never dropped; any thread."""
         self._control.append(frame)
-        self._kick()
+        self._flusher.request()
 
     def send_data(self, frame: bytes) -> None:
         """Queue a message or time frame; the oldest is dropped when the queue is full."""
@@ -207,43 +211,90 @@ class Client:
         if len(data) == MAX_QUEUED_FRAMES:
             self.dropped += 1
         data.append(frame)
-        if not self._scheduled:
-            self._kick()
+        self._flusher.request()
 
     def status(self, level: int, message: str) -> None:
         """Send this client a status message."""
         self.send_json({'op': 'status', 'level': level, 'message': message})
 
-    def _kick(self) -> None:
+    def flush(self) -> bool:
+        """
+        Write what is queued into the socket in one write (loop thread).
+
+        Returns False when the socket's buffer is over WRITE_LIMIT (the peer does not read):
+        the data stays queued, and keeps only the newest MAX_QUEUED_FRAMES.
+        """
+        control, data = self._control, self._data
+        if not control and not data:
+            return True
+        ws = self.ws
+        if ws.protocol.state is not State.OPEN:
+            control.clear()
+            data.clear()
+            return True
+        transport = ws.transport
+        if transport.get_write_buffer_size() > WRITE_LIMIT:
+            return False
+        protocol = ws.protocol
+        while control:
+            item = control.popleft()
+            if isinstance(item, str):
+                protocol.send_text(item.encode())
+            else:
+                protocol.send_binary(item)
+        while data:
+            protocol.send_binary(data.popleft())
+        chunks = protocol.data_to_send()
+        # One write for the batch (asyncio would make a send() call of every frame); b''
+        # is websockets' end-of-stream mark, which only a closing connection queues.
+        transport.write(b''.join(chunks))
+        if any(not chunk for chunk in chunks):
+            ws.send_data()
+        if self.dropped != self._reported:
+            self._warn(f'client {self.id}: its connection cannot keep up; '
+                       f'{self.dropped - self._reported} messages dropped')
+            self._reported = self.dropped
+        return True
+
+
+class Flusher:
+    """
+    Empties every client's queues a short while after the first message of a batch.
+
+    The ROS side queues messages from its own thread; waking the loop for each (and writing
+    each to the socket) cost more than the message. One wake-up every FLUSH_DELAY_S at most
+    carries every message queued meanwhile, to every client, in one write per client.
+    """
+
+    def __init__(self, clients: Dict[int, Client]) -> None:
+        """Flush the clients of `clients` (the server's table)."""
+        self.clients = clients
+        self.loop: Optional[asyncio.AbstractEventLoop] = None
+        self._scheduled = False
+
+    def request(self) -> None:
+        """Flush soon; any thread."""
+        if self._scheduled:
+            return
         self._scheduled = True
+        loop = self.loop
+        if loop is None:
+            return
         try:
-            self._loop.call_soon_threadsafe(self._wake.set)
+            loop.call_soon_threadsafe(loop.call_later, FLUSH_DELAY_S, self.flush)
         except RuntimeError:    # the loop is closed: the server is stopping
             pass
 
-    async def write(self) -> None:
-        """Send whatever is queued, batch by batch, until the connection closes."""
-        ws = self.ws
-        control, data = self._control, self._data
-        while True:
-            await self._wake.wait()
-            self._wake.clear()
-            self._scheduled = False
-            if not control and not data:
-                continue
-            async with ws.send_context():
-                while control:
-                    item = control.popleft()
-                    if isinstance(item, str):
-                        ws.protocol.send_text(item.encode())
-                    else:
-                        ws.protocol.send_binary(item)
-                while data:
-                    ws.protocol.send_binary(data.popleft())
-            if self.dropped != self._reported:
-                self._warn(f'client {self.id}: its connection cannot keep up; '
-                           f'{self.dropped - self._reported} messages dropped')
-                self._reported = self.dropped
+    def flush(self) -> None:
+        """Write every client's queue (loop thread)."""
+        self._scheduled = False
+        behind = False
+        for client in list(self.clients.values()):
+            behind |= not client.flush()
+        if behind:      # a peer that does not read: try again once its socket may drain
+            self._scheduled = True
+            assert self.loop is not None
+            self.loop.call_later(RETRY_S, self.flush)
 
 
 def _address(ws: ServerConnection) -> str:
@@ -284,6 +335,7 @@ class WsServer:
         self._parameter_counts: Dict[str, int] = collections.Counter()
         self._ids = itertools.count(1)
         self._client_ids = itertools.count(1)
+        self._flusher = Flusher(self.clients)
         self._loop: Optional[asyncio.AbstractEventLoop] = None
         self._thread: Optional[threading.Thread] = None
         self._stop: Optional[asyncio.Event] = None
@@ -307,7 +359,7 @@ class WsServer:
             raise ServerStartError(f'ws://{host}:{port}: {detail}') from None
 
     def _run(self, host: str, port: int, started: 'concurrent.futures.Future[int]') -> None:
-        loop = self._loop = asyncio.new_event_loop()
+        loop = self._loop = self._flusher.loop = asyncio.new_event_loop()
         try:
             loop.run_until_complete(self._main(host, port, started))
         except Exception as exc:   # bind errors reach start() through `started`
@@ -344,7 +396,7 @@ class WsServer:
 
     async def _serve(self, ws: ServerConnection) -> None:
         assert self._loop is not None
-        client = Client(next(self._client_ids), ws, self._loop, self.warn)
+        client = Client(next(self._client_ids), ws, self._flusher, self.warn)
         self.clients[client.id] = client
         info: Dict[str, Any] = {'op': 'serverInfo', 'name': self.name,
                                 'capabilities': self.capabilities,
@@ -358,7 +410,6 @@ class WsServer:
         if self.services and p.SERVICES in self.capabilities:
             client.send_json({'op': 'advertiseServices', 'services': [
                 s.advertisement() for s in self.services.values()]})
-        writer = asyncio.ensure_future(self._write(client))
         try:
             async for raw in ws:
                 try:
@@ -371,16 +422,7 @@ class WsServer:
         except ConnectionClosed:
             pass
         finally:
-            writer.cancel()
             self._drop_client(client)
-
-    async def _write(self, client: Client) -> None:
-        try:
-            await client.write()
-        except (ConnectionClosed, asyncio.CancelledError):
-            pass
-        except OSError as exc:
-            self.warn(f'{client}: write failed: {_text(exc)}')
 
     def _drop_client(self, client: Client) -> None:
         client.closed = True
