@@ -116,6 +116,47 @@ for _ in range(n):
 time.sleep(0.5)
 """
 
+# The same two hops without foxglove_server: a bare websockets server in one thread with an
+# rclpy publisher, publishing each client MessageData payload as it comes (no checks).
+BARE_RELAY = r"""
+import asyncio, sys, rclpy
+from rclpy.qos import QoSProfile
+from std_msgs.msg import Header
+from websockets.asyncio.server import serve
+rclpy.init()
+node = rclpy.create_node('foxglove_bench_bare_relay')
+pub = node.create_publisher(Header, '/foxglove_bench/latency', QoSProfile(depth=100))
+async def handle(ws):
+    async for raw in ws:
+        if isinstance(raw, bytes) and raw[:1] == b'\x01':
+            pub.publish(raw[5:])
+async def main():
+    async with serve(handle, '127.0.0.1', int(sys.argv[1]),
+                     subprotocols=['foxglove.sdk.v1'], compression=None):
+        print('relay ready', flush=True)
+        await asyncio.Future()
+try:
+    asyncio.run(main())
+except KeyboardInterrupt:
+    pass
+"""
+
+
+async def relay_publish(port, n, period):
+    """Send n stamped cdr Headers to the bare relay (MessageData framing, channel 1)."""
+    import websockets
+    from rclpy.serialization import serialize_message
+    from std_msgs.msg import Header
+    async with websockets.connect(f'ws://127.0.0.1:{port}',
+                                  subprotocols=['foxglove.sdk.v1']) as ws:
+        await asyncio.sleep(2.5)       # the relay's publisher matches the probe
+        msg = Header()
+        for _ in range(n):
+            msg.stamp.sec, msg.stamp.nanosec = divmod(time.time_ns(), 1_000_000_000)
+            await ws.send(struct.pack('<BI', 1, 1) + serialize_message(msg))
+            await asyncio.sleep(period)
+        await asyncio.sleep(0.5)
+
 
 EXPECTED = {'/hb50/bridge_data', '/hb50/bridge_state', '/hb50/joint_command',
             '/hb50/robot_state', '/hb50/heartbeat', '/hb50/robot_description', '/tf',
@@ -320,6 +361,16 @@ def main():
             pub = wt.start([sys.executable, '-c', BARE_PUBLISHER, str(n), str(period)])
             pub.wait(args.seconds + 30)
         bare_latency = probe_latency(bare)
+
+        def relay():
+            relay_port = wt.free_port()
+            proc = wt.start([sys.executable, '-c', BARE_RELAY, str(relay_port)])
+            try:
+                proc.wait_for_output('relay ready', 20)
+                asyncio.run(relay_publish(relay_port, n, period))
+            finally:
+                wt.stop(proc)
+        relay_latency = probe_latency(relay)
     finally:
         for proc in [floor, server] + stack[::-1]:
             if proc is not None:
@@ -350,7 +401,9 @@ def main():
             judged = (f' (targets p50 <= 1000 us: {verdict(p50, 1000)}, p99 <= 5000 us: '
                       f'{verdict(p99, 5000)})')
         print(f'  client {encoding} message -> ROS subscriber: {describe(values)}{judged}')
-    print(f'  floor (bare rclpy publish -> same subscriber): {describe(bare_latency)}')
+    print(f'  floor, one hop (bare rclpy publish -> same subscriber): {describe(bare_latency)}')
+    print(f'  floor, the same two hops (client -> bare websockets relay publishing with rclpy '
+          f'-> same subscriber): {describe(relay_latency)}')
     print(f'  load average at the end: {loadavg()}')
 
 
