@@ -12,6 +12,7 @@ setup(
     data_files=[
         ('share/ament_index/resource_index/packages', ['resource/' + package_name]),
         ('share/' + package_name, ['package.xml', 'README.md']),
+        ('share/' + package_name + '/layouts', glob('layouts/*.json')),
     ],
     install_requires=['setuptools'],
     zip_safe=True,

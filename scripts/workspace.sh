@@ -47,6 +47,9 @@ ws_activate() {
     export AMENT_PREFIX_PATH="$WS_VENV" CMAKE_PREFIX_PATH="$WS_VENV"
     export ROS_DISTRO="$WS_DISTRO" ROS_VERSION=2 ROS_PYTHON_VERSION=3
     export LD_LIBRARY_PATH="$WS_VENV/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+  else
+    # A sourced ROS 2 needs no venv, but the browser test still needs chromium and npm's.
+    "$WS_ROOT/scripts/bootstrap_shared.sh"
   fi
   # Keep DDS discovery on this host unless the user asked otherwise (Kilted and Jazzy).
   export ROS_AUTOMATIC_DISCOVERY_RANGE="${ROS_AUTOMATIC_DISCOVERY_RANGE:-LOCALHOST}"

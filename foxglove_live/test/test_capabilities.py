@@ -238,7 +238,7 @@ def _params(answer):
     return {p['name']: p['value'] for p in answer['parameters']}
 
 
-def test_all_six_capabilities_advertised(session):
+def test_all_seven_capabilities_advertised(session):
     caps = set(session['info']['capabilities'])
     assert {'clientPublish', 'parameters', 'parametersSubscribe', 'services',
             'connectionGraph', 'assets', 'time'} <= caps, caps
