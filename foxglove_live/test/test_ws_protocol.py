@@ -252,3 +252,44 @@ def test_graph_update_differences():
     assert diff['removedTopics'] == ['/b']
     assert diff['removedServices'] == ['/s']
     assert _graph_update(g2, g2)['publishedTopics'] == []
+
+
+async def _connected_while_stopped(port, server, sig):
+    """Subscribe to /chatter, then stop the server under the client; return what was seen."""
+    import websockets
+    client = await WsClient.connect(port, subprotocols=(LEGACY,))
+    await client.until(lambda: '/chatter' in client.channels, 20)
+    await client.subscribe(['/chatter'])
+    await client.until(lambda: len(client.received('/chatter')) > 20, 10)
+    server.send_signal(sig)
+    closed = False
+    try:
+        await asyncio.wait_for(client._task, 10)
+    except websockets.exceptions.ConnectionClosed:
+        closed = True
+    except asyncio.TimeoutError:
+        pass
+    closed = closed or client._task.done()
+    await client.close()
+    return len(client.received('/chatter')), closed
+
+
+@pytest.mark.parametrize('sig', ['SIGINT', 'SIGTERM'])
+def test_stop_with_a_client_streaming_exits_zero(sig):
+    import signal
+    wt.isolate()
+    port = wt.free_port()
+    talker = wt.start([sys.executable, '-c', TALKER])
+    server = _start_server(port)
+    try:
+        received, closed = asyncio.run(
+            _connected_while_stopped(port, server, getattr(signal, sig)))
+        code = server.wait(15)
+    finally:
+        stopped = wt.stop(server)
+        wt.stop(talker)
+    log = stopped.output
+    assert received > 20
+    assert closed, 'the client was not disconnected'
+    assert code == 0, log[-2000:]
+    assert 'Traceback' not in log and 'Callback failed' not in log, log[-2000:]
