@@ -38,6 +38,12 @@ from . import protocol as p
 # A client's data queue (messages and time) holds at most this many frames; when its socket
 # cannot keep up the oldest are dropped (counted and logged), control messages never.
 MAX_QUEUED_FRAMES = 4096
+# Status messages waiting for one client: a client that floods bad input and does not read
+# keeps only the newest (they only explain refusals).
+MAX_QUEUED_STATUS = 64
+# Replies (JSON answers, service responses, assets) waiting for one client: past this the
+# client is sending requests without reading the answers, and it is disconnected.
+MAX_QUEUED_REPLIES = 10000
 # Calls that wait on ROS (parameters, services, assets) one client may have in flight.
 MAX_CALLS_PER_CLIENT = 8
 # Bytes a client's socket may buffer; over it, its messages wait in (and drop from) its queue.
@@ -185,9 +191,10 @@ class Client:
         self.calls_in_flight = 0
         self.dropped = 0
         self._reported = 0
-        self._warn = warn
+        self.warn = warn
         self._flusher = flush
         self._control: Deque[Union[str, bytes]] = collections.deque()
+        self._status: Deque[str] = collections.deque(maxlen=MAX_QUEUED_STATUS)
         self._data: Deque[bytes] = collections.deque(maxlen=MAX_QUEUED_FRAMES)
         self.closed = False
 
@@ -197,12 +204,17 @@ class Client:
 
     def send_json(self, message: Mapping[str, Any]) -> None:
         """Queue a text message (never dropped); any thread."""
-        self._control.append(json.dumps(message, separators=(',', ':')))
-        self._flusher.request()
+        self._reply(json.dumps(message, separators=(',', ':')))
 
     def send_control(self, frame: bytes) -> None:
         """Queue a binary reply (service response, asset) that is never dropped; any thread."""
-        self._control.append(frame)
+        self._reply(frame)
+
+    def _reply(self, item: Union[str, bytes]) -> None:
+        if len(self._control) >= MAX_QUEUED_REPLIES:
+            self._flusher.disconnect(self, f'{MAX_QUEUED_REPLIES} replies unread')
+            return
+        self._control.append(item)
         self._flusher.request()
 
     def send_data(self, frame: bytes) -> None:
@@ -214,8 +226,16 @@ class Client:
         self._flusher.request()
 
     def status(self, level: int, message: str) -> None:
-        """Send this client a status message."""
-        self.send_json({'op': 'status', 'level': level, 'message': message})
+        """Send this client a status message (the newest MAX_QUEUED_STATUS are kept)."""
+        self._status.append(json.dumps({'op': 'status', 'level': level, 'message': message},
+                                       separators=(',', ':')))
+        self._flusher.request()
+
+    def abandon(self) -> None:
+        """Drop everything queued (the connection is being closed)."""
+        self._control.clear()
+        self._status.clear()
+        self._data.clear()
 
     def flush(self) -> bool:
         """
@@ -224,12 +244,13 @@ class Client:
         Returns False when the socket's buffer is over WRITE_LIMIT (the peer does not read):
         the data stays queued, and keeps only the newest MAX_QUEUED_FRAMES.
         """
-        control, data = self._control, self._data
-        if not control and not data:
+        control, status, data = self._control, self._status, self._data
+        if not control and not status and not data:
             return True
         ws = self.ws
         if ws.protocol.state is not State.OPEN:
             control.clear()
+            status.clear()
             data.clear()
             return True
         transport = ws.transport
@@ -242,17 +263,22 @@ class Client:
                 protocol.send_text(item.encode())
             else:
                 protocol.send_binary(item)
+        while status:
+            protocol.send_text(status.popleft().encode())
         while data:
             protocol.send_binary(data.popleft())
         chunks = protocol.data_to_send()
         # One write for the batch (asyncio would make a send() call of every frame); b''
         # is websockets' end-of-stream mark, which only a closing connection queues.
         transport.write(b''.join(chunks))
-        if any(not chunk for chunk in chunks):
-            ws.send_data()
+        if any(not chunk for chunk in chunks):     # as websockets' own send_data() does
+            if transport.can_write_eof():
+                transport.write_eof()
+            else:
+                transport.close()
         if self.dropped != self._reported:
-            self._warn(f'client {self.id}: its connection cannot keep up; '
-                       f'{self.dropped - self._reported} messages dropped')
+            self.warn(f'client {self.id}: its connection cannot keep up; '
+                      f'{self.dropped - self._reported} messages dropped')
             self._reported = self.dropped
         return True
 
@@ -283,6 +309,21 @@ class Flusher:
         try:
             loop.call_soon_threadsafe(loop.call_later, FLUSH_DELAY_S, self.flush)
         except RuntimeError:    # the loop is closed: the server is stopping
+            pass
+
+    def disconnect(self, client: Client, reason: str) -> None:
+        """Close a misbehaving client's connection (1008, policy violation); any thread."""
+        if client.closed:
+            return
+        client.closed = True
+        client.abandon()
+        client.warn(f'disconnected client {client.id}: {reason}')
+        loop = self.loop
+        if loop is None:
+            return
+        try:
+            asyncio.run_coroutine_threadsafe(client.ws.close(1008, reason[:100]), loop)
+        except RuntimeError:
             pass
 
     def flush(self) -> None:

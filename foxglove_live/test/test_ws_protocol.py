@@ -15,6 +15,7 @@ import json
 import os
 import struct
 import sys
+import time
 
 import pytest
 import workspace_testing as wt
@@ -293,3 +294,54 @@ def test_stop_with_a_client_streaming_exits_zero(sig):
     assert closed, 'the client was not disconnected'
     assert code == 0, log[-2000:]
     assert 'Traceback' not in log and 'Callback failed' not in log, log[-2000:]
+
+
+async def _flood(port):
+    """One client floods bad input without reading; another streams meanwhile."""
+    import websockets
+    reader = await WsClient.connect(port, subprotocols=(LEGACY,))
+    await reader.until(lambda: '/chatter' in reader.channels, 20)
+    await reader.subscribe(['/chatter'])
+    flooder = await websockets.connect(f'ws://127.0.0.1:{port}', subprotocols=[SDK],
+                                       max_queue=1)
+    started = time.monotonic()
+    closed = False
+    try:
+        for _ in range(3000):           # malformed JSON: one status each (the newest kept)
+            await flooder.send('{"op": ')
+        # calls of a service that does not exist, each answered with serviceCallFailure:
+        # once the socket buffers are full, the answers wait in the server's reply queue
+        for i in range(400000):
+            await flooder.send(struct.pack('<BIII', 2, 424242, i, 3) + b'cdr')
+            if i % 1000 == 0:
+                await asyncio.sleep(0)
+    except websockets.exceptions.ConnectionClosed:
+        closed = True
+    flood_s = time.monotonic() - started
+    await asyncio.sleep(1.0)
+    during = [r for r, _, _ in reader.received('/chatter') if started <= r]
+    flooder.transport.abort()
+    await reader.close()
+    return closed, flood_s, len(during), list(reader.status)
+
+
+def test_bad_input_flood_starves_no_one_and_is_bounded():
+    wt.isolate()
+    port = wt.free_port()
+    talker = wt.start([sys.executable, '-c', TALKER])
+    server = _start_server(port)
+    try:
+        closed, flood_s, during, reader_status = asyncio.run(_flood(port))
+    finally:
+        stopped = wt.stop(server)
+        wt.stop(talker)
+    log = stopped.output
+    # the flooder, never reading its answers, is disconnected once 10000 wait in its queue
+    assert closed, log[-2000:]
+    assert 'disconnected client 2: 10000 replies unread' in log, log[-2000:]
+    # the reader kept streaming /chatter (200 Hz) through the flood and saw none of it
+    assert during >= 100 * (flood_s + 1.0) * 0.5, (during, flood_s)
+    assert reader_status == []
+    # one rate-limited line per kind of refusal, not one per message
+    assert log.count('not JSON') <= 5, log.count('not JSON')
+    assert stopped[0] == 0 and 'Traceback' not in log, log[-2000:]
