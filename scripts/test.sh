@@ -33,8 +33,8 @@ for distro in $distros; do
     # Sequential: the suites run DDS nodes at 500 Hz and share 2 cores.
     colcon --log-base "$WS_LOG" test --base-paths "$WS_ROOT" --build-base "$WS_BUILD" \
       --install-base "$WS_INSTALL" --executor sequential \
-      --event-handlers console_cohesion+ summary+ --pytest-args -p no:cacheprovider -ra \
-      "${rerun_args[@]}"
+      --event-handlers console_cohesion+ summary+ $(ws_toolchain_skip) \
+      --pytest-args -p no:cacheprovider -ra "${rerun_args[@]}"
   ) || status=1
   read -r passed failed < <(python3 "$WS_ROOT/scripts/junit_summary.py" "$WS_BUILD") \
     || { passed=0; failed=1; }

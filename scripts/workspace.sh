@@ -74,7 +74,7 @@ ws_build() {
       --build-base "$WS_BUILD" --install-base "$WS_INSTALL" \
       --metas "$WS_ROOT/colcon.meta" \
       --event-handlers console_cohesion- console_stderr- console_start_end- summary+ \
-      $(ws_tf2_msgs_skip) "$@") \
+      $(ws_toolchain_skip) "$@") \
     9>"$WS_BUILD/.colcon-build.lock" >"$WS_BUILD/.ws-build-output" 2>&1 || rc=$?
   if [ "$rc" -ne 0 ]; then
     cat "$WS_BUILD/.ws-build-output" >&2
@@ -143,5 +143,25 @@ ws_build_changed() {
       && mv "$WS_BUILD/.ws-build-started-changed" "$WS_BUILD/.ws-build-stamp"
   fi
 }
-# tf2_msgs (issue 23): build our copy only where the toolchain lacks one, never shadow a distro's.
-ws_tf2_msgs_skip() { local IFS=: p; for p in ${AMENT_PREFIX_PATH:-}; do [[ "$p" != "$WS_INSTALL"* && -e "$p/share/tf2_msgs/package.xml" ]] && { echo --packages-skip tf2_msgs; break; }; done; return 0; }
+# Packages the workspace builds only where the toolchain lacks them, never shadowing a distro's:
+# tf2_msgs (issue 23), launch, launch_ros, launch_xml, launch_yaml, launch_testing and
+# launch_testing_ros (issue 36). A prefix on AMENT_PREFIX_PATH other than this workspace's
+# install with share/<package>/package.xml provides its own.
+WS_TOOLCHAIN_PACKAGES="tf2_msgs launch launch_ros launch_xml launch_yaml launch_testing"
+WS_TOOLCHAIN_PACKAGES+=" launch_testing_ros"
+ws_toolchain_provides() {
+  local IFS=: p
+  for p in ${AMENT_PREFIX_PATH:-}; do
+    [[ -n "$p" && "$p" != "$WS_INSTALL"* && -e "$p/share/$1/package.xml" ]] && return 0
+  done
+  return 1
+}
+# The colcon arguments that skip them (nothing when the toolchain has none of them).
+ws_toolchain_skip() {
+  local pkg skip=()
+  for pkg in $WS_TOOLCHAIN_PACKAGES; do
+    if ws_toolchain_provides "$pkg"; then skip+=("$pkg"); fi
+  done
+  if [ "${#skip[@]}" -gt 0 ]; then echo --packages-skip "${skip[@]}"; fi
+  return 0
+}

@@ -1,0 +1,26 @@
+# SPDX-License-Identifier: Apache-2.0
+"""EmitEvent: emit an event when executed."""
+
+from ..action import Action
+from ..event import Event
+
+
+class EmitEvent(Action):
+    """Emits ``event`` when executed."""
+
+    def __init__(self, *, event: Event, **kwargs) -> None:
+        """Create the action."""
+        super().__init__(**kwargs)
+        if not isinstance(event, Event):
+            raise RuntimeError(f"EmitEvent() expected an event instance, got '{event}'.")
+        self.__event = event
+
+    @property
+    def event(self) -> Event:
+        """Getter for self.__event."""
+        return self.__event
+
+    def execute(self, context) -> None:
+        """Queue the event."""
+        context.emit_event_sync(self.__event)
+        return None

@@ -1,0 +1,33 @@
+# SPDX-License-Identifier: Apache-2.0
+"""LaunchConfigurationEquals: a launch configuration has (or lacks) a value."""
+
+from typing import Optional, Text
+
+from ..condition import Condition
+from ..some_substitutions_type import SomeSubstitutionsType
+from ..utilities import normalize_to_list_of_substitutions, perform_substitutions
+
+
+class LaunchConfigurationEquals(Condition):
+    """
+    Holds when the launch configuration's value equals ``expected_value``.
+
+    ``expected_value`` None: holds when the configuration is not set.
+    """
+
+    def __init__(self, launch_configuration_name: Text,
+                 expected_value: Optional[SomeSubstitutionsType]) -> None:
+        """Create the condition."""
+        self.__name = launch_configuration_name
+        self.__expected = None if expected_value is None \
+            else normalize_to_list_of_substitutions(expected_value)
+        super().__init__(predicate=self._predicate_func)
+
+    def _predicate_func(self, context) -> bool:
+        expected = None if self.__expected is None \
+            else perform_substitutions(context, self.__expected)
+        return context.launch_configurations.get(self.__name) == expected
+
+    def describe(self) -> Text:
+        """Return a description of this Condition."""
+        return self.__repr__()

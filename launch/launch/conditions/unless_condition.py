@@ -1,0 +1,25 @@
+# SPDX-License-Identifier: Apache-2.0
+"""UnlessCondition: true when its expression expands to false or 0."""
+
+from typing import Text
+
+from .evaluate_condition_expression_impl import evaluate_condition_expression
+from ..condition import Condition
+from ..some_substitutions_type import SomeSubstitutionsType
+from ..utilities import normalize_to_list_of_substitutions
+
+
+class UnlessCondition(Condition):
+    """Holds when ``predicate_expression`` expands to 'false' or '0' (case-insensitive)."""
+
+    def __init__(self, predicate_expression: SomeSubstitutionsType) -> None:
+        """Create the condition."""
+        self.__predicate_expression = normalize_to_list_of_substitutions(predicate_expression)
+        super().__init__(predicate=self._predicate_func)
+
+    def _predicate_func(self, context) -> bool:
+        return not evaluate_condition_expression(context, self.__predicate_expression)
+
+    def describe(self) -> Text:
+        """Return a description of this Condition."""
+        return self.__repr__()

@@ -1,0 +1,22 @@
+# SPDX-License-Identifier: Apache-2.0
+"""OnExecutionComplete: handle ExecutionComplete events."""
+
+from typing import Callable, Optional, Union
+
+from .on_action_event_base import OnActionEventBase
+from ..events import ExecutionComplete
+from ..some_entities_type import SomeEntitiesType
+
+
+class OnExecutionComplete(OnActionEventBase):
+    """When ``target_action`` (or any action) completes, do ``on_completion``."""
+
+    def __init__(self, *, target_action=None,
+                 on_completion: Union[SomeEntitiesType,
+                                      Callable[..., Optional[SomeEntitiesType]]],
+                 **kwargs) -> None:
+        """Create the handler; ``on_completion(event, context)`` when a callable."""
+        from ..action import Action
+        super().__init__(action_matcher=target_action, on_event=on_completion,
+                         target_event_cls=ExecutionComplete, target_action_cls=Action,
+                         **kwargs)

@@ -1,0 +1,14 @@
+# SPDX-License-Identifier: Apache-2.0
+"""ProcessStdout: data on a process's stdout."""
+
+from .process_io import ProcessIO
+
+
+class ProcessStdout(ProcessIO):
+    """Data on the process's stdout."""
+
+    name = 'launch.events.process.ProcessStdout'
+
+    def __init__(self, *, text: bytes, **kwargs) -> None:
+        """Create the event."""
+        super().__init__(text=text, fd=1, **kwargs)

@@ -1,0 +1,37 @@
+# SPDX-License-Identifier: Apache-2.0
+"""The LaunchDescriptionEntity class: anything a LaunchDescription may hold."""
+
+import asyncio
+from typing import Iterable, List, Optional, Text, Tuple
+
+
+class LaunchDescriptionEntity:
+    """
+    Base of everything a launch description holds (actions, launch descriptions, ...).
+
+    Visiting an entity (``visit``) may return more entities to visit; an entity with
+    ongoing work returns a future from ``get_asyncio_future`` which launch waits on.
+    """
+
+    def describe(self) -> Text:
+        """Return a text description of the entity."""
+        return self.__repr__()
+
+    def describe_sub_entities(self) -> List['LaunchDescriptionEntity']:
+        """Return the sub-entities used in every case (for introspection)."""
+        return []
+
+    def describe_conditional_sub_entities(
+        self
+    ) -> List[Tuple[Text, Iterable['LaunchDescriptionEntity']]]:
+        """Return the sub-entities used only in some cases, as (reason, entities) pairs."""
+        return []
+
+    def visit(self, context) -> Optional[List['LaunchDescriptionEntity']]:
+        """Visit the entity; returns entities to visit next, or None."""
+        raise NotImplementedError(
+            f"visit() not implemented for '{self.__class__.__name__}'")
+
+    def get_asyncio_future(self) -> Optional[asyncio.Future]:
+        """Return a future that is done when the entity's work is done, or None."""
+        return None

@@ -1,0 +1,45 @@
+# SPDX-License-Identifier: Apache-2.0
+"""IfElseSubstitution: one of two values, chosen by a condition expression."""
+
+from typing import Text
+
+from ..frontend.expose import expose_substitution
+from ..some_substitutions_type import SomeSubstitutionsType
+from ..substitution import Substitution
+
+
+@expose_substitution('if')
+class IfElseSubstitution(Substitution):
+    """Substitutes ``if_value`` when ``condition`` is true (true/1), else ``else_value``."""
+
+    def __init__(self, condition: SomeSubstitutionsType,
+                 if_value: SomeSubstitutionsType = '',
+                 else_value: SomeSubstitutionsType = '') -> None:
+        """Create the substitution."""
+        from ..utilities import normalize_to_list_of_substitutions
+        super().__init__()
+        if if_value == else_value == '':
+            raise RuntimeError('One of if_value and else_value must be specified')
+        self.__condition = normalize_to_list_of_substitutions(condition)
+        self.__if_value = normalize_to_list_of_substitutions(if_value)
+        self.__else_value = normalize_to_list_of_substitutions(else_value)
+
+    @classmethod
+    def parse(cls, data):
+        """Parse the arguments of the substitution in a frontend file."""
+        if not 3 <= len(data) <= 3:
+            raise TypeError(f'{cls.__name__} takes 3 argument(s), got {len(data)}')
+        return cls, {'condition': data[0], 'if_value': data[1], 'else_value': data[2]}
+
+    def describe(self) -> Text:
+        """Return a description of this substitution as a string."""
+        return 'IfElseSubstitution({})'.format(
+            ' + '.join(s.describe() for s in self.__condition))
+
+    def perform(self, context) -> Text:
+        """Return the chosen value."""
+        from ..conditions import evaluate_condition_expression
+        from ..utilities import perform_substitutions
+        if evaluate_condition_expression(context, self.__condition):
+            return perform_substitutions(context, self.__if_value)
+        return perform_substitutions(context, self.__else_value)

@@ -1,0 +1,27 @@
+# SPDX-License-Identifier: Apache-2.0
+"""NotEqualsSubstitution: the negation of EqualsSubstitution."""
+
+from typing import Text
+
+from .equals_substitution import EqualsSubstitution
+from ..frontend.expose import expose_substitution
+
+
+@expose_substitution('not-equals')
+class NotEqualsSubstitution(EqualsSubstitution):
+    """Substitutes 'true' if ``left`` differs from ``right`` (see EqualsSubstitution)."""
+
+    @classmethod
+    def parse(cls, data):
+        """Parse the arguments of the substitution in a frontend file."""
+        if not 2 <= len(data) <= 2:
+            raise TypeError(f'{cls.__name__} takes 2 argument(s), got {len(data)}')
+        return cls, {'left': data[0], 'right': data[1]}
+
+    def describe(self) -> Text:
+        """Return a description of this substitution as a string."""
+        return 'Not' + super().describe()
+
+    def perform(self, context) -> Text:
+        """Return 'true' or 'false'."""
+        return 'false' if super().perform(context) == 'true' else 'true'

@@ -1,0 +1,12 @@
+# SPDX-License-Identifier: Apache-2.0
+"""create_future: a future of the given event loop (None: the current one)."""
+
+import asyncio
+from typing import Optional
+
+
+def create_future(loop: Optional[asyncio.AbstractEventLoop]) -> asyncio.Future:
+    """Return a new future of ``loop``."""
+    if loop is None:
+        loop = asyncio.get_event_loop()
+    return loop.create_future()

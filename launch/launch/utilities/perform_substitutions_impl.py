@@ -1,0 +1,11 @@
+# SPDX-License-Identifier: Apache-2.0
+"""perform_substitutions: the text of a list of substitutions, concatenated."""
+
+from typing import List, Text
+
+from ..substitution import Substitution
+
+
+def perform_substitutions(context, subs: List[Substitution]) -> Text:
+    """Perform each substitution in ``context`` and concatenate the results."""
+    return ''.join(context.perform_substitution(sub) for sub in subs)

@@ -1,0 +1,28 @@
+# SPDX-License-Identifier: Apache-2.0
+"""The actions of launch_ros."""
+
+from .node import Node
+from .push_ros_namespace import PushROSNamespace
+from .push_ros_namespace import PushRosNamespace
+from .set_parameter import SetParameter
+from .set_parameters_from_file import SetParametersFromFile
+from .set_remap import SetRemap
+from .set_use_sim_time import SetUseSimTime
+from ..refusals import ComposableNodeContainer
+from ..refusals import LifecycleNode
+from ..refusals import LifecycleTransition
+from ..refusals import LoadComposableNodes
+
+__all__ = [
+    'ComposableNodeContainer',
+    'LifecycleNode',
+    'LifecycleTransition',
+    'LoadComposableNodes',
+    'Node',
+    'PushROSNamespace',
+    'PushRosNamespace',
+    'SetParameter',
+    'SetParametersFromFile',
+    'SetRemap',
+    'SetUseSimTime',
+]

@@ -1,0 +1,29 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Markers of generate_test_description and of test methods."""
+
+import functools
+
+
+def keep_alive(test_description_function):
+    """Keep the launch running while the tests run, even after every process exited."""
+    test_description_function.__markers__ = getattr(
+        test_description_function, '__markers__', set()) | {'keep_alive'}
+    return test_description_function
+
+
+def retry_on_failure(*, times):
+    """Run a failing test method again, up to ``times`` runs in all."""
+    if times < 1:
+        raise ValueError('times must be at least 1')
+
+    def decorator(function):
+        @functools.wraps(function)
+        def wrapper(*args, **kwargs):
+            for attempt in range(times):
+                try:
+                    return function(*args, **kwargs)
+                except AssertionError:
+                    if attempt == times - 1:
+                        raise
+        return wrapper
+    return decorator

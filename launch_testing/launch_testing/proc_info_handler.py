@@ -1,0 +1,85 @@
+# SPDX-License-Identifier: Apache-2.0
+"""proc_info: the starts and exits of the launched processes, and waiting for them."""
+
+import threading
+import time
+from typing import Any, Dict, List, Optional
+
+from launch.events.process import ProcessExited, ProcessStarted
+
+from .util import NoMatchingProcessException, resolveProcesses
+
+
+class ProcInfoHandler:
+    """The last ProcessStarted / ProcessExited event of every process action."""
+
+    def __init__(self) -> None:
+        """Create an empty handler."""
+        self._info: Dict[Any, Any] = {}
+
+    def track(self, event) -> None:
+        """Record a start or exit event."""
+        self._info[event.action] = event
+
+    def processes(self) -> List[Any]:
+        """Return the process actions seen."""
+        return list(self._info)
+
+    def process_names(self) -> List[str]:
+        """Return the names (``name-N``) of the processes seen."""
+        return [a.process_details['name'] for a in self._info if a.process_details]
+
+    def __iter__(self):
+        """Iterate over the last event of every process."""
+        return iter(list(self._info.values()))
+
+    def __getitem__(self, key) -> Any:
+        """Return the last event of a process (an action, or a name)."""
+        if isinstance(key, str):
+            [key] = resolveProcesses(self, process=key)
+        return self._info[key]
+
+
+class ActiveProcInfoHandler(ProcInfoHandler):
+    """A ProcInfoHandler the tests can wait on while the launch runs (thread-safe)."""
+
+    def __init__(self) -> None:
+        """Create an empty handler."""
+        super().__init__()
+        self._condition = threading.Condition()
+
+    def track(self, event) -> None:
+        """Record an event and wake the waiting tests."""
+        with self._condition:
+            super().track(event)
+            self._condition.notify_all()
+
+    def _wait(self, process, cmd_args, timeout, kinds, what) -> None:
+        deadline = time.monotonic() + timeout
+        with self._condition:
+            while True:
+                try:
+                    actions = resolveProcesses(self, process=process, cmd_args=cmd_args)
+                    if all(isinstance(self._info[a], kinds) for a in actions):
+                        return
+                except NoMatchingProcessException:
+                    pass
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    raise AssertionError(f'Timed out waiting for process {process!r} to {what}')
+                self._condition.wait(min(remaining, 0.5))
+
+    def assertWaitForShutdown(self, process, cmd_args=None, *,  # noqa: N802
+                              timeout: float = 10) -> None:
+        """Wait until the process has exited; AssertionError after ``timeout`` seconds."""
+        self._wait(process, cmd_args, timeout, ProcessExited, 'exit')
+
+    def assertWaitForStartup(self, process, cmd_args=None, *,  # noqa: N802
+                             timeout: float = 10) -> None:
+        """Wait until the process has started; AssertionError after ``timeout`` seconds."""
+        self._wait(process, cmd_args, timeout, (ProcessStarted, ProcessExited), 'start')
+
+    def returncode(self, process) -> Optional[int]:
+        """Return the exit code of a process, None while it runs."""
+        event = self[process]
+        return event.returncode if isinstance(event, ProcessExited) else None
