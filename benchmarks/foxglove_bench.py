@@ -324,6 +324,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
     parser.add_argument('--seconds', type=float, default=10.0)
     parser.add_argument('--domain', type=int)
+    parser.add_argument('--latency-only', action='store_true',
+                        help='only the client message -> ROS latencies and their floors')
     args = parser.parse_args()
     if args.domain is not None:
         os.environ.update(wt.localhost_env(args.domain, {}))
@@ -338,17 +340,20 @@ def main():
     phases = {}
     try:
         types = asyncio.run(topic_types(port))
-        # the floor receives the same messages in the same windows, for every phase
-        floor = wt.start([sys.executable, '-c', FLOOR, *(f'{t}={ty}' for t, ty in types.items())])
-        floor.wait_for_output('floor subscribed', 30)
-        time.sleep(1.0)
-        for name, n, drive in (('1 client', 1, False), ('3 clients', 3, False),
-                               ('1 client + Teleop 20 Hz', 1, True)):
-            cpu, fcpu, rates, (t0, t1) = asyncio.run(
-                streaming(port, list(types), n, args.seconds, server, floor, drive))
-            phases[name] = (cpu, fcpu, rates, floor_rates(floor.output(), t0, t1), loadavg())
-        wt.stop(floor)
-        floor = None
+        if not args.latency_only:
+            # the floor receives the same messages in the same windows, for every phase
+            floor = wt.start([sys.executable, '-c', FLOOR,
+                              *(f'{t}={ty}' for t, ty in types.items())])
+            floor.wait_for_output('floor subscribed', 30)
+            time.sleep(1.0)
+            for name, n, drive in (('1 client', 1, False), ('3 clients', 3, False),
+                                   ('1 client + Teleop 20 Hz', 1, True)):
+                cpu, fcpu, rates, (t0, t1) = asyncio.run(
+                    streaming(port, list(types), n, args.seconds, server, floor, drive))
+                phases[name] = (cpu, fcpu, rates, floor_rates(floor.output(), t0, t1),
+                                loadavg())
+            wt.stop(floor)
+            floor = None
 
         n, period = int(args.seconds * 20), 0.05
         latency = {}
