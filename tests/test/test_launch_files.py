@@ -2,9 +2,9 @@
 """
 Every launch file of the workspace names only installed things.
 
-Every launch file of the workspace, checked without `launch` (not installable here): it
-is installed, and every package, executable and shared file it names exists in the install
-space, so `ros2 launch` on a user's ROS 2 finds them all.
+Every launch file of the workspace, checked statically: it is installed, and every package,
+executable and shared file it names exists in the install space, so `ros2 launch` finds
+them all, on a user's ROS 2 as with the workspace's own launch (whose tests run them).
 """
 
 import ast
