@@ -28,4 +28,9 @@ setup(
     # scans the installed metadata before any of our code can install the SIGINT /
     # SIGTERM handlers; bin/* install them first (node_runtime.stop).
     scripts=glob('bin/*'),
+    # `ros2 doctor` (ros2doctor's entry points): the HB50 stack's check and report
+    entry_points={
+        'ros2doctor.checks': ['HB50Check = hb50_nodes.doctor:HB50Check'],
+        'ros2doctor.report': ['HB50Report = hb50_nodes.doctor:HB50Report'],
+    },
 )

@@ -34,7 +34,8 @@ def node_list(args):
     """Print the full names of the nodes."""
     with open_graph(args) as cli:
         cli.discover()
-        pairs = cli.node_pairs(include_hidden=args.all)
+        # -a: every node, the daemon's too (ros2cli counts its daemon's node)
+        pairs = cli.node_pairs(include_hidden=args.all, include_own=args.all)
     names = sorted(full_node_name(ns, n) for n, ns in pairs)
     if args.count_nodes:
         print(len(names))

@@ -86,6 +86,9 @@ def add_param(parser):
     p.add_argument('parameter_file', help='Parameter file')
     p.add_argument('--no-use-wildcard', action='store_true',
                    help="Do not load parameters in the '/**' namespace into the node")
+    p.add_argument('--timeout', metavar='N', type=int, default=1,
+                   help='Wait for N seconds until node becomes available (default %(default)s '
+                        'sec)')
     p.set_defaults(func=param_load)
 
 
@@ -232,28 +235,87 @@ def param_dump(args):
 
 
 def param_load(args):
-    """Set a node's parameters from a parameters YAML file, one result line each (ros2cli)."""
-    from rclpy.parameter import parameter_dict_from_yaml_file
+    """
+    Set a node's parameters from a parameters YAML file, one result line each (ros2cli).
+
+    As ros2cli: the node first (asked of the daemon when one runs; ``--timeout`` s for it to
+    appear, else "Node not found"), then the file; a successful parameter is a line on
+    stdout, a refused one on stderr.
+    """
     node = absolute_node_name(args.node_name)
-    try:
-        values = parameter_dict_from_yaml_file(
-            args.parameter_file, use_wildcard=not args.no_use_wildcard, target_nodes=[node])
-    except FileNotFoundError:
-        raise CommandError(f"Parameter file '{args.parameter_file}' not found") from None
-    except (RuntimeError, yaml.YAMLError) as e:
-        raise CommandError(str(e).strip().splitlines()[0]) from None
+    with open_graph(args) as graph:
+        graph.find_node(node, timeout=max(0, args.timeout))
+        if isinstance(graph, CliNode):
+            return _load_file(graph, node, args)
     with CliNode(spin_time=args.spin_time) as cli:
-        cli.find_node(node)
-        request = SetParameters.Request()
-        request.parameters = list(values.values())
-        response = _call(cli, node, SetParameters, 'set_parameters', request)
+        return _load_file(cli, node, args)
+
+
+def _merge(into, values):
+    for key, value in values.items():
+        if isinstance(value, dict) and isinstance(into.get(key), dict):
+            _merge(into[key], value)
+        else:
+            into[key] = value
+
+
+def _selected(path, node, use_wildcard):
+    """
+    Return the parameters of ``node`` in a parameters file: '/**' first, then the node's own.
+
+    The node's own come from its absolute name, its relative name (root namespace) or the
+    nested namespace form; they override the wildcard ones. Raises OSError, yaml.YAMLError,
+    or RuntimeError when nothing in the file is for the node.
+    """
+    with open(path) as f:
+        data = yaml.safe_load(f)
+    namespace, base = node.rsplit('/', 1)
+    sections = []
+    if isinstance(data, dict):
+        if use_wildcard:
+            sections.append(data.get('/**'))
+        sections += [data.get(node), data.get(base) if not namespace else None]
+        nested = data.get(namespace or '/')
+        if isinstance(nested, dict):
+            sections.append(nested.get(base))
+    merged, found = {}, False
+    for section in sections:
+        if isinstance(section, dict) and isinstance(section.get('ros__parameters'), dict):
+            _merge(merged, section['ros__parameters'])
+            found = True
+    if not found:
+        raise RuntimeError('Param file does not contain selected parameters')
+    return merged
+
+
+def _load_file(cli, node, args):
+    import tempfile
+    from rclpy.parameter import parameter_dict_from_yaml_file
+    try:
+        # the selection is ours (rclpy's differs between distros: Jazzy's refuses a file with
+        # only '/**'); the conversion to parameters is rclpy's
+        merged = _selected(args.parameter_file, node, not args.no_use_wildcard)
+        with tempfile.NamedTemporaryFile('w', suffix='.yaml') as selected:
+            yaml.safe_dump({node: {'ros__parameters': merged}}, selected)
+            selected.flush()
+            values = parameter_dict_from_yaml_file(selected.name, use_wildcard=False,
+                                                   target_nodes=[node])
+    except OSError as e:
+        raise CommandError(str(e)) from None
+    except (RuntimeError, yaml.YAMLError) as e:
+        text = str(e).strip().splitlines()[0]
+        if text.startswith('Param file does not contain'):
+            # the node exists (checked first): nothing in the file is for it (ros2cli's words;
+            # rclpy's differ between distros)
+            text = 'Param file does not contain selected parameters'
+        raise CommandError(text) from None
+    request = SetParameters.Request()
+    request.parameters = list(values.values())
+    response = _call(cli, node, SetParameters, 'set_parameters', request)
     for parameter, result in zip(request.parameters, response.results):
         line = f'Set parameter {parameter.name} '
-        if result.successful:
-            line += 'successful'
-        else:
-            line += 'failed'
+        line += 'successful' if result.successful else 'failed'
         if result.reason:
             line += f': {result.reason}'
-        print(line)
+        print(line, file=sys.stdout if result.successful else sys.stderr)
     return 0

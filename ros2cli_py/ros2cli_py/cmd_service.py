@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """ros2 service list | type | call."""
 
+import functools
 import time
 
 from ros2cli_py.argtypes import positive_float
@@ -133,7 +134,6 @@ def service_echo(args):
     A server publishes them only when its introspection is configured on (rclpy's
     configure_introspection); otherwise nothing is printed, as with ros2cli.
     """
-    from ros2cli_py.cmd_topic import _print_echo
     name = expand_topic(args.service_name, 'service')
     with CliNode(spin_time=args.spin_time) as cli:
         given = args.service_type
@@ -149,9 +149,31 @@ def service_echo(args):
                                f"(no Event type for '{given}')")
         truncate = None if args.full_length else args.truncate_length
         cli.node.create_subscription(srv_class.Event, name + '/_service_event',
-                                     lambda msg: _print_echo(msg, None, args, truncate), 10)
+                                     lambda msg: _print_event(msg, args, truncate), 10)
         while True:
             cli.spin_once(0.1)
+
+
+@functools.lru_cache(maxsize=None)
+def _event_type_names():
+    """Return {value: name} of service_msgs/ServiceEventInfo's event types (REQUEST_SENT...)."""
+    from service_msgs.msg import ServiceEventInfo
+    return {getattr(ServiceEventInfo, name): name for name in dir(ServiceEventInfo)
+            if name.isupper() and isinstance(getattr(ServiceEventInfo, name), int)}
+
+
+def _print_event(msg, args, truncate):
+    """Print one service event as ros2cli does: ``info.event_type`` by its constant's name."""
+    from ros2cli_py import convert
+    from ros2cli_py.cmd_topic import _print_echo
+    if args.csv:
+        _print_echo(msg, None, args, truncate)
+        return
+    fields = convert.message_to_ordereddict(msg, truncate, args.no_arr, args.no_str)
+    info = fields.get('info')
+    if isinstance(info, dict) and 'event_type' in info:
+        info['event_type'] = _event_type_names().get(info['event_type'], info['event_type'])
+    print(convert.dump_yaml(fields, args.flow_style), end='---\n')
 
 
 def _server_types(cli, name):

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """ros2 topic list | type | info | echo | hz | bw | delay | pub."""
 
+import collections
 import math
 import threading
 import time
@@ -322,14 +323,31 @@ def topic_echo(args):
     limit = 1 if args.once else args.times
     printed = [0]
 
+    known = _type_from_daemon(topic, args)
     with CliNode(spin_time=args.spin_time) as cli:
-        msg_class = _resolve_type(cli, topic, args.message_type, wait=args.timeout)
-        if args.message_type is None or not cli.node.get_publishers_info_by_topic(topic):
+        msg_class = (get_type_class(known, 'msg') if known is not None
+                     else _resolve_type(cli, topic, args.message_type, wait=args.timeout))
+        if args.message_type is None:
             # let the publishers' endpoints be discovered before adapting the QoS to them
             cli.wait_until(lambda: cli.node.get_publishers_info_by_topic(topic), 1.0)
+        # With the type given, subscribe at once (as ros2cli): a slow start does not miss a
+        # 1 Hz publisher. Publishers discovered within ADAPT_S that all offer TRANSIENT_LOCAL
+        # get a second, transient-local subscription for their last samples (the first stays:
+        # replacing it would lose what arrives meanwhile); a sample both deliver prints once.
+        adapt_until = (time.monotonic() + ADAPT_S if args.message_type is not None
+                       and not cli.node.get_publishers_info_by_topic(topic) else None)
         qos = choose_subscription_qos(cli.node, topic, args)
 
+        from rclpy.qos import DurabilityPolicy
+        seen = collections.deque(maxlen=256)
+        both = [False]
+
         def on_message(msg, info):
+            if both[0]:
+                key = (info.get('source_timestamp'), info.get('publication_sequence_number'))
+                if key in seen:
+                    return
+                seen.append(key)
             sub = msg
             if field is not None:
                 for name in field:
@@ -344,25 +362,84 @@ def topic_echo(args):
             if limit is not None and printed[0] >= limit:
                 raise _Done()
 
-        callbacks = None
-        if not args.no_lost_messages:
-            from rclpy.event_handler import SubscriptionEventCallbacks
-            callbacks = SubscriptionEventCallbacks(message_lost=_lost)
-        try:
-            cli.node.create_subscription(msg_class, topic, on_message, qos,
-                                         event_callbacks=callbacks, raw=args.raw)
-        except Exception as e:      # noqa: B902 - UnsupportedEventTypeError on some RMWs
-            if callbacks is None or 'Unsupported' not in type(e).__name__:
-                raise
-            cli.node.create_subscription(msg_class, topic, on_message, qos, raw=args.raw)
+        def subscribe(profile):
+            callbacks = None
+            if not args.no_lost_messages:
+                from rclpy.event_handler import SubscriptionEventCallbacks
+                callbacks = SubscriptionEventCallbacks(message_lost=_lost)
+            try:
+                return cli.node.create_subscription(msg_class, topic, on_message, profile,
+                                                    event_callbacks=callbacks, raw=args.raw)
+            except Exception as e:      # noqa: B902 - UnsupportedEventTypeError on some RMWs
+                if callbacks is None or 'Unsupported' not in type(e).__name__:
+                    raise
+                return cli.node.create_subscription(msg_class, topic, on_message, profile,
+                                                    raw=args.raw)
+
+        subs = [subscribe(qos)]
         deadline = None if args.timeout is None else time.monotonic() + args.timeout
         try:
             while deadline is None or time.monotonic() < deadline:
                 cli.spin_once(0.1 if deadline is None
                               else max(0.0, min(0.1, deadline - time.monotonic())))
+                if adapt_until is not None and cli.node.get_publishers_info_by_topic(topic):
+                    adapted = choose_subscription_qos(cli.node, topic, args)
+                    if adapted.durability == DurabilityPolicy.TRANSIENT_LOCAL \
+                            and qos.durability != DurabilityPolicy.TRANSIENT_LOCAL:
+                        both[0] = True
+                        subs.append(subscribe(adapted))
+                    adapt_until = None
+                elif adapt_until is not None and time.monotonic() > adapt_until:
+                    adapt_until = None
         except _Done:
             pass
     return 0
+
+
+#: echo with the type given: how long the subscription may still adapt to publishers found.
+ADAPT_S = 1.0
+
+
+#: echo without a type: how long a running daemon is asked again for an unknown topic.
+TYPE_GRACE_S = 0.6
+
+
+def _type_from_daemon(topic, args):
+    """
+    Return echo's topic type as a running daemon knows it (None: ask the graph directly).
+
+    As ros2cli, a running daemon answers at once, before the command makes a node of its
+    own: a topic it does not know within TYPE_GRACE_S has no type ("Could not determine the
+    type for the passed topic"). With the type given, ``--timeout``, ``--no-daemon`` or no
+    daemon running, the command's node discovers for itself (up to ``--timeout`` s, default
+    until the graph settles, at most 5 s).
+    """
+    if args.message_type is not None or args.timeout is not None or args.no_daemon:
+        return None
+    from ros2cli_py import daemon
+    from ros2cli_py.graph import DaemonView
+    client = daemon.connect()
+    if client is None:
+        return None
+    try:
+        with DaemonView(client) as view:
+            # a grace for a publisher that started a moment ago (the daemon discovers it
+            # too), short enough for ros2cli's "at once" (its test allows 2 s in all)
+            deadline = time.monotonic() + TYPE_GRACE_S
+            while True:
+                view.discover()
+                types = view.topic_types(topic)
+                if types or time.monotonic() >= deadline:
+                    break
+                time.sleep(0.1)
+    except (daemon.DaemonError, daemon.DaemonCallError, ValueError):
+        return None
+    if not types:
+        raise CommandError('Could not determine the type for the passed topic')
+    if len(types) > 1:
+        raise CommandError(f"Cannot echo topic '{topic}', as it contains more than one type: "
+                           f"[{', '.join(types)}]")
+    return types[0]
 
 
 def _lost(status):
@@ -498,21 +575,73 @@ def topic_hz(args):
             cli.node.create_subscription(
                 msg_class, topic, lambda m, t=topic: on_message(t, m), qos,
                 raw=accept is None)
-        while True:
-            cli.spin_once(0.1)
-            rows = []
-            with lock:
-                for topic in topics:
-                    if windows[topic].report_due(last[topic]):
-                        rows.append((topic, windows[topic].stats()))
-            if len(topics) == 1:
-                for _, stats in rows:
+            if len(topics) > 1:
+                print(f'Subscribed to [{topic}]')
+        if len(topics) == 1:
+            window = windows[topics[0]]
+            while True:
+                cli.spin_once(0.1)
+                with lock:
+                    due = window.report_due(last[topics[0]])
+                    stats = window.stats() if due else None
+                if stats is not None:
                     print(_hz_report(stats))
-            elif rows:
-                print(_hz_table([
-                    (t, '%.3f' % (1e9 / mean if mean > 0 else 0.0), '%.3f' % (lo * 1e-9),
-                     '%.3f' % (hi * 1e-9), '%.5f' % (std * 1e-9), str(n))
-                    for t, (mean, lo, hi, std, n) in rows]))
+        _hz_many(cli, topics, windows, lock)
+
+
+#: Several topics: the first table waits this long for every topic to have a rate.
+HZ_TABLE_GRACE_S = 3.0
+
+
+def _hz_many(cli, topics, windows, lock):
+    """
+    Print ros2cli's table of several topics once a second (every topic with a rate).
+
+    As ros2cli's print thread, a table a second from the subscriptions on; the first one
+    waits until every topic has a rate, at most HZ_TABLE_GRACE_S after the first one has,
+    so that it lists them all when they all publish.
+    """
+    next_print = time.monotonic() + 1.0
+    first_rate = None
+    printed = False
+    while True:
+        cli.spin_once(0.1)
+        now = time.monotonic()
+        if now < next_print:
+            continue
+        while next_print <= now:
+            next_print += 1.0
+        with lock:
+            ready = [t for t in topics if windows[t].samples]
+            if ready and first_rate is None:
+                first_rate = now
+            if not ready or (not printed and len(ready) < len(topics)
+                             and now - first_rate < HZ_TABLE_GRACE_S):
+                continue
+            rows = [(t, windows[t].stats()) for t in ready]
+        printed = True
+        print(_hz_table([
+            (t, '%.3f' % (1e9 / mean if mean > 0 else 0.0), '%.3f' % (lo * 1e-9),
+             '%.3f' % (hi * 1e-9), '%.5f' % (std * 1e-9), str(n))
+            for t, (mean, lo, hi, std, n) in rows]))
+
+
+#: pub --once / --times: the longest wait for reliable subscriptions to acknowledge.
+ACK_WAIT_S = 1.0
+
+
+def _wait_acked(pub):
+    """
+    Wait until every matched subscription acknowledged what ``pub`` sent (reliable only).
+
+    A subscription whose side has not yet discovered the publisher when it publishes gets the
+    sample once it has: the publisher must live until then (at most ACK_WAIT_S).
+    """
+    from rclpy.duration import Duration
+    try:
+        pub.wait_for_all_acked(Duration(seconds=ACK_WAIT_S))
+    except Exception:       # noqa: B902 - an rmw without the call: the keep-alive alone
+        pass
 
 
 def _bw_text(value, unit_of):
@@ -663,6 +792,7 @@ def topic_pub(args):
                 print('publishing #%d: %r\n' % (count, msg))
             if times and count >= times:
                 cli.spin_for(max(0.0, args.keep_alive))
+                _wait_acked(pub)
                 return 0
             next_time += period
             cli.spin_for(max(0.0, next_time - time.monotonic()))

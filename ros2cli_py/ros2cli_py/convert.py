@@ -108,8 +108,13 @@ def message_to_ordereddict(msg, truncate=None, no_arr=False, no_str=False):
 
 def message_to_yaml(msg, truncate=None, no_arr=False, no_str=False, flow_style=False):
     """YAML text of a message, as ``ros2 topic echo`` prints it (before the '---')."""
-    return yaml.dump(message_to_ordereddict(msg, truncate, no_arr, no_str), Dumper=_Dumper,
-                     allow_unicode=True, width=sys.maxsize, default_flow_style=flow_style)
+    return dump_yaml(message_to_ordereddict(msg, truncate, no_arr, no_str), flow_style)
+
+
+def dump_yaml(fields, flow_style=False):
+    """YAML text of fields from message_to_ordereddict (echo's style)."""
+    return yaml.dump(fields, Dumper=_Dumper, allow_unicode=True, width=sys.maxsize,
+                     default_flow_style=flow_style)
 
 
 def message_to_csv(msg, truncate=None, no_arr=False, no_str=False):

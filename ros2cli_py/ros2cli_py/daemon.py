@@ -166,6 +166,30 @@ def stop(wait=START_WAIT_S):
     return True
 
 
+def stop_other_daemons(own_path):
+    """
+    Ask every other daemon of this domain on this host to exit (at most one per domain).
+
+    A daemon started from another environment (interpreter, install, discovery range) never
+    answers this one's commands, yet its node stays in the domain's graph: its
+    /parameter_events and /rosout publishers and its node would be counted by every
+    command (ros2cli has one daemon per domain, on a port derived from the domain).
+    """
+    import glob
+    for path in glob.glob(os.path.join(SOCKET_DIR, f'domain{domain_id()}-*.sock')):
+        if path == own_path:
+            continue
+        client = connect(path)
+        if client is None:
+            continue
+        try:
+            client.call('shutdown')
+        except (DaemonError, DaemonCallError, ValueError):
+            pass
+        finally:
+            client.close()
+
+
 # -- the daemon process -------------------------------------------------------------------------
 
 class _Graph:
@@ -287,6 +311,7 @@ def _serve(args, stop):
         fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
         return 0
+    stop_other_daemons(path)
     graph = _Graph()
     server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     try:

@@ -92,11 +92,16 @@ class GraphView:
                       if (include_hidden or not topic_or_service_is_hidden(n))
                       and not n.startswith(own))
 
-    def node_pairs(self, include_hidden=False):
-        """[(name, namespace)] of the graph's nodes, this tool's own nodes left out."""
+    def node_pairs(self, include_hidden=False, include_own=False):
+        """
+        [(name, namespace)] of the graph's nodes, this tool's own nodes left out.
+
+        ``include_own`` keeps them (hidden names: with ``include_hidden`` only), as ros2cli's
+        ``node list -a`` lists its daemon's node.
+        """
         return [(n, ns) for n, ns in self.node.get_node_names_and_namespaces()
                 if (include_hidden or not n.startswith('_'))
-                and not n.startswith(OWN_NODE_PREFIX)]
+                and (include_own or not n.startswith(OWN_NODE_PREFIX))]
 
     def node_names(self, include_hidden=False):
         """Sorted full names of the nodes in the graph."""

@@ -33,10 +33,6 @@ class _Stop(BaseException):
 
 
 def _missing(command):
-    if command == 'launch':
-        return ("ros2 launch: ROS 2 launch is not available on this workspace's PyPI toolchain; "
-                "start nodes with 'ros2 run <package> <executable>' (the HB50 stack: make run "
-                'or scripts/hb50_run.sh), or source a full ROS 2 install for launch files')
     if command == 'bag':
         return ("ros2 bag: the workspace's rosbag package ros2bag_mcap is not installed; build "
                 "it with 'scripts/build.sh --packages-up-to ros2bag_mcap', or source a ROS 2 "
@@ -60,14 +56,16 @@ _COMMANDS = {
     'action': ('Various action related sub-commands', 'cmd_action', 'add_action'),
     'bag': ('Various rosbag related sub-commands (package ros2bag_mcap)', None, None),
     'daemon': ('Various daemon related sub-commands', 'cmd_daemon', 'add_daemon'),
+    'doctor': ('Check ROS setup and other potential issues', 'cmd_doctor', 'add_doctor'),
     'interface': ('Show information about ROS interfaces', 'cmd_interface', 'add_interface'),
-    'launch': ('Not available on the PyPI toolchain', None, None),
+    'launch': ('Run a launch file', 'cmd_launch', 'add_launch'),
     'node': ('Various node related sub-commands', 'cmd_node', 'add_node'),
     'param': ('Various param related sub-commands', 'cmd_param', 'add_param'),
     'pkg': ('Various package related sub-commands', 'cmd_pkg', 'add_pkg'),
     'run': ('Run a package specific executable', 'cmd_pkg', 'add_run'),
     'service': ('Various service related sub-commands', 'cmd_service', 'add_service'),
     'topic': ('Various topic related sub-commands', 'cmd_topic', 'add_topic'),
+    'wtf': ('Use `wtf` as alias to `doctor`', 'cmd_doctor', 'add_doctor'),
 }
 
 
@@ -91,9 +89,6 @@ def run(argv):
     """Parse and run one command; returns the exit code."""
     if argv and not argv[0].startswith('-') and argv[0] not in _COMMANDS:
         print(_missing(argv[0]), file=sys.stderr)
-        return 2
-    if argv and argv[0] == 'launch':
-        print(_missing('launch'), file=sys.stderr)
         return 2
     if argv and argv[0] == 'bag':
         return _bag(argv[1:])

@@ -11,6 +11,7 @@ The long-running verbs start first and the one-shot commands run side by side me
 
 import re
 import subprocess
+import time
 
 from conftest import wait_output
 import pytest
@@ -141,11 +142,17 @@ def test_ros2cli_cases(ros2, graph):
                           r'std dev: \d+\.\d{5}s window: \d+\n')
         out = wait_output(ros2, long_running['hz filter'], rate.search, 30)
         assert rate.search(out), out
-        table = re.compile(r'topic +rate +min_delta +max_delta +std_dev +window\n=+\n'
-                           r'(/\S+ +\d+\.\d{3} +\d+\.\d{3} +\d+\.\d{3} +\d+\.\d{5} +\d+ *\n)+')
-        out = wait_output(ros2, long_running['hz many'],
-                          lambda o: '/_hidden_chatter ' in o and table.search(o), 30)
-        assert table.search(out) and '/_hidden_chatter ' in out, out
+        # ros2topic's test_multiple_topics_hz: the subscriptions, then a table of both
+        hz_many = [re.compile(line) for line in (
+            r'Subscribed to \[/chatter\]$', r'Subscribed to \[/_hidden_chatter\]$',
+            r'\s+topic\s+rate\s+min_delta\s+max_delta\s+std_dev\s+window',
+            r'=+$',
+            r'/chatter\s+(\d+.\d{3})\s+\d+.\d{3}\s+\d+.\d{3}\s+\d+.\d{5}\s+\d+\s+',
+            r'/_hidden_chatter\s+(\d+.\d{3})\s+\d+.\d{3}\s+\d+.\d{3}\s+\d+.\d{5}\s+\d+\s+')]
+        out = wait_output(ros2, long_running['hz many'], lambda o: len(o.splitlines()) >= 6, 30)
+        lines = out.splitlines()
+        assert len(lines) >= 6 and all(p.match(x) for p, x in zip(hz_many, lines)), out
+        assert 5.0 < float(hz_many[4].match(lines[4]).group(1)) < 15.0, out     # 10 Hz
         bw = re.compile(r'\d+ B/s from \d+ messages\n\tMessage size mean: \d+ B min: \d+ B '
                         r'max: \d+ B\n')
         out = wait_output(ros2, long_running['bw'], bw.search, 30)
@@ -157,7 +164,9 @@ def test_ros2cli_cases(ros2, graph):
         assert call.code == 0, call
         out = wait_output(ros2, long_running['service echo'],
                           lambda o: 'message: triggered' in o, 30)
-        assert 'info:\n  event_type: 1\n' in out and 'info:\n  event_type: 2\n' in out, out
+        # ros2service's test_echo: the event type by its constant's name
+        assert 'info:\n  event_type: REQUEST_RECEIVED\n' in out, out
+        assert 'info:\n  event_type: RESPONSE_SENT\n' in out, out
         assert 'response:\n- success: true\n  message: triggered\n' in out, out
     finally:
         codes = {name: ros2.stop(proc) for name, proc in long_running.items()}
@@ -177,16 +186,56 @@ def test_interface_package_kinds(ros2):
 
 
 def test_param_load(ros2, graph, tmp_path):
+    """ros2param's test_verb_load cases, against /talker (unknown parameters are refused)."""
     params = tmp_path / 'talker.yaml'
     params.write_text('/talker:\n  ros__parameters:\n    use_sim_time: false\n'
                       '    not_declared: 3\n/**:\n  ros__parameters:\n    wildcard_only: 1\n')
-    loaded, no_wildcard, missing = ros2.many(
+    wildcard = tmp_path / 'wildcard.yaml'
+    wildcard.write_text('/**:\n  ros__parameters:\n    use_sim_time: false\n')
+    assert ros2('daemon', 'start').code == 0
+    (loaded, no_wildcard, missing, invalid_node, invalid_ns, timeout, timed_load,
+     wildcard_none, wildcard_only) = ros2.many(
         ('param', 'load', '/talker', str(params)),
         ('param', 'load', '--no-use-wildcard', '/talker', str(params)),
-        ('param', 'load', '/talker', str(tmp_path / 'none.yaml')))
-    lines = loaded.out.splitlines()
-    assert loaded.code == 0 and 'Set parameter use_sim_time successful' in lines, loaded
-    assert any(x.startswith('Set parameter not_declared failed') for x in lines), loaded
-    assert any(x.startswith('Set parameter wildcard_only failed') for x in lines), loaded
-    assert 'wildcard_only' not in no_wildcard.out and no_wildcard.code == 0, no_wildcard
-    assert missing.code == 1 and 'not found' in missing.err and not missing.out, missing
+        ('param', 'load', '/talker', 'invalid_path'),
+        ('param', 'load', 'invalid_node', str(params)),
+        ('param', 'load', 'invalid_ns/talker', str(params)),
+        ('param', 'load', 'invalid_node', 'invalid_path', '--timeout', '2'),
+        ('param', 'load', '/talker', str(params), '--timeout', '3'),
+        ('param', 'load', '/talker', str(wildcard), '--no-use-wildcard', '--timeout', '3'),
+        ('param', 'load', '/talker', str(wildcard)))
+    # successes on stdout, refusals on stderr (ros2param's load_parameter_file)
+    assert loaded.code == 0 and loaded.out == 'Set parameter use_sim_time successful\n', loaded
+    assert any(x.startswith('Set parameter not_declared failed')
+               for x in loaded.err.splitlines()), loaded
+    assert any(x.startswith('Set parameter wildcard_only failed')
+               for x in loaded.err.splitlines()), loaded
+    assert 'wildcard_only' not in no_wildcard.err and no_wildcard.code == 0, no_wildcard
+    assert missing.code != 0 and 'No such file or directory' in missing.err, missing
+    assert not missing.out, missing
+    for result in (invalid_node, invalid_ns, timeout):
+        assert (result.code, result.out, result.err) == (1, '', 'Node not found\n'), result
+    assert timed_load.code == 0 and timed_load.out.splitlines(), timed_load
+    assert wildcard_none.code != 0, wildcard_none
+    assert 'Param file does not contain selected parameters' in wildcard_none.err, wildcard_none
+    assert (wildcard_only.code, wildcard_only.out) == (
+        0, 'Set parameter use_sim_time successful\n'), wildcard_only
+
+
+def test_topic_echo_no_publisher(ros2, graph):
+    """ros2topic's test_topic_echo_no_publisher: with the daemon up, an error at once."""
+    assert ros2('daemon', 'start').code == 0
+    started = time.monotonic()
+    result = ros2('topic', 'echo', '/this_topic_has_no_pub', timeout=2)
+    assert time.monotonic() - started < 2.0, result
+    assert result.code != 0 and result.out == '', result
+    assert result.err == 'Could not determine the type for the passed topic\n', result
+
+
+def test_topic_echo_once(ros2, graph):
+    """ros2topic's test_echo_once: a 1 Hz publisher; echo --once prints one message, exits."""
+    started = time.monotonic()
+    result = ros2('topic', 'echo', '--once', '/clitest/topic/echo_once', 'std_msgs/msg/String',
+                  timeout=8)
+    assert time.monotonic() - started < 8.0, result
+    assert (result.code, result.out) == (0, 'data: hello\n---\n'), result
