@@ -96,6 +96,7 @@ BAD_CONFIG = {
     ('pnd_adam_examples', 'adam_state_publisher'): ['--ros-args', '-p', 'publish_rate:=0.0'],
     ('foxglove_live', 'foxglove_server'): ['--ros-args', '-p', 'port:=70000'],
     ('pnd_adam_sim', 'adam_sim'): ['--rate', '-5'],
+    ('rcl_floor', 'rcl_floor'): ['--rate', '0'],
     ('aimrt_mujoco_sim', 'aimrt_mujoco_sim'): ['--config', '{tmp}/bad.yaml'],
     ('robstride_sim', 'robstride_fake_motors'): ['--motors', '1:RS99'],
     ('ros2cli_py', 'ros2'): ['topic', 'hz', '/x', '--window', '-5'],

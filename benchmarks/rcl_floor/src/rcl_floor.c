@@ -235,7 +235,7 @@ static int parse_options(int argc, char ** argv, options_t * o)
       continue;
     }
     if (i + 1 >= argc) {
-      fprintf(stderr, "rcl_floor: %s: missing value or unknown flag\n", a);
+      fprintf(stderr, "rcl_floor: configuration error: %s: missing value or unknown flag\n", a);
       return 2;
     }
     const char * v = argv[++i];
@@ -265,11 +265,11 @@ static int parse_options(int argc, char ** argv, options_t * o)
     } else if (strcmp(a, "--namespace") == 0) {
       o->node_namespace = v;
     } else {
-      fprintf(stderr, "rcl_floor: unknown flag %s (see --help)\n", a);
+      fprintf(stderr, "rcl_floor: configuration error: unknown flag %s (see --help)\n", a);
       return 2;
     }
     if (!ok) {
-      fprintf(stderr, "rcl_floor: bad value for %s: %s\n", a, v);
+      fprintf(stderr, "rcl_floor: configuration error: bad value for %s: %s\n", a, v);
       return 2;
     }
   }
