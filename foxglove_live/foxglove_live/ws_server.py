@@ -182,7 +182,6 @@ class Client:
         """Wrap `ws` with queues that `flush` empties into its socket."""
         self.id = client_id
         self.ws = ws
-        self.subprotocol = ws.subprotocol or ''
         self.address = _address(ws)
         self.subscriptions: Dict[int, int] = {}        # subscription id -> channel id
         self.channels: Dict[int, ClientChannel] = {}   # client channel id -> channel
@@ -745,10 +744,6 @@ class WsServer:
         self.channels[channel.id] = channel
         for client in list(self.clients.values()):
             client.send_json({'op': 'advertise', 'channels': [channel.advertisement()]})
-
-    def has_subscribers(self, channel_id: int) -> bool:
-        """Tell whether any client subscribes to the channel now."""
-        return channel_id in self._fanout
 
     def log(self, channel_id: int, payload: bytes, log_time_ns: int) -> None:
         """Send a message to the channel's subscribers (and keep it if the channel latches)."""
