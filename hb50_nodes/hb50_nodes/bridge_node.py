@@ -28,10 +28,11 @@ class BridgeNode(LoopNode):
         self.state_slow_pub = self.create_publisher(
             BridgeState, topics.BRIDGE_STATE_10HZ, qos.RELIABLE)
         self.reporter = StatusReporter(self, loop.heartbeat_rate)
-        # Raw: the executor hands over the CDR bytes; cdr.py decodes them (README,
-        # "Performance": rclpy's deserialization was a third of this callback's cost).
-        self.create_subscription(JointCommand, topics.JOINT_COMMAND, self.on_command,
-                                 qos.JOINT_COMMAND_READER, raw=True)
+        # Taken by the tick, every waiting sample in arrival order (qos.py), not by the
+        # executor. Raw: the CDR bytes; cdr.py decodes them (README, "Performance": rclpy's
+        # deserialization was a third of this input's cost).
+        self.commands = self.poll_subscription(
+            JointCommand, topics.JOINT_COMMAND, qos.JOINT_COMMAND_READER, raw=True)
         self.joint_names = tuple(bridge.joint_names)
         self._last_check = None     # (command body, decoded command, check result, limits)
         self._decoder = cdr.JointCommandDecoder()
@@ -91,6 +92,13 @@ class BridgeNode(LoopNode):
             self.reporter.report(level, text)
 
     def tick(self, now):
+        # The commands that arrived since the last tick, before the step that applies them;
+        # one at a time, so a flood of megabyte commands holds one of them in memory.
+        for _ in range(qos.JOINT_COMMAND_DEPTH):
+            raw = self.commands.take()
+            if raw is None:
+                break
+            self.on_command(raw)
         with self.lock:
             # Stamped when the tick samples the hardware, before its computation, so the
             # stamp period does not carry the step's run-time variations.

@@ -27,9 +27,10 @@ class ControlNode(LoopNode):
         self.state_slow_pub = self.create_publisher(
             RobotState, topics.ROBOT_STATE_10HZ, qos.RELIABLE)
         self.reporter = StatusReporter(self, loop.heartbeat_rate)
-        # Raw: the CDR bytes are decoded by cdr.py (cheaper than rclpy's message conversion).
-        self.create_subscription(BridgeData, topics.BRIDGE_DATA, self.on_bridge_data,
-                                 qos.MAB_RT, raw=True)
+        # Taken by the tick (the newest sample), not by the executor. Raw: the CDR bytes are
+        # decoded by cdr.py (cheaper than rclpy's message conversion).
+        self.bridge_data = self.poll_subscription(
+            BridgeData, topics.BRIDGE_DATA, qos.MAB_RT, raw=True)
         self.create_subscription(Twist, topics.VELOCITY_COMMAND, self.on_velocity,
                                  qos.MAB_RT)
         # Compiled CDR layouts of the published messages (one struct.pack each per tick).
@@ -82,6 +83,9 @@ class ControlNode(LoopNode):
             self.reporter.report(level, text)
 
     def tick(self, now):
+        raw = self.bridge_data.take_newest()
+        if raw is not None:
+            self.on_bridge_data(raw)
         with self.lock:
             # Stamped when the tick samples its inputs, before its computation, so the stamp
             # period does not carry the step's run-time variations.

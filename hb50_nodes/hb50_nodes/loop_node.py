@@ -11,6 +11,7 @@ import math
 import threading
 import time
 
+from node_runtime.polled import PolledSubscription
 from rclpy.node import Node
 
 from . import topics
@@ -34,6 +35,23 @@ class LoopNode(Node):
         self._slow_period = None
         self._next_slow = None      # loop-clock s at which the next slow sample is due
         self._published_ticks = 0
+        self._polled = []
+
+    def poll_subscription(self, msg_type, topic, qos_profile, *, raw=False):
+        """
+        Subscribe to a high-rate input that the tick takes itself (node_runtime.polled).
+
+        No executor wakes for its messages (a wake-up per message cost 3x the C floor,
+        benchmarks/README.md, issue 40); the subscription is still this node's.
+        """
+        polled = PolledSubscription(self, msg_type, topic, qos_profile, raw=raw)
+        self._polled.append(polled)
+        return polled
+
+    def destroy_node(self):
+        for polled in self._polled:
+            polled.destroy()
+        return super().destroy_node()
 
     def setup_loop(self, loop_cfg):
         """Configure the loop; the subclass calls it once its parameters are declared."""

@@ -15,7 +15,7 @@ import time
 
 from builtin_interfaces.msg import Time
 from hb50_commons.msg import Status
-from node_runtime import runner, stop
+from node_runtime import heap, runner, stop
 from rclpy.clock import Clock, ClockType
 from rclpy.executors import MultiThreadedExecutor, SingleThreadedExecutor
 from rclpy.parameter import Parameter
@@ -181,5 +181,8 @@ def run(node_factories, args=None):
     node_runtime.runner.run_nodes with the HB50 executor (make_executor) and loop
     (make_loop): 0 on SIGINT/SIGTERM at any moment or when a node is `done`, 2 with one
     line on stderr for a bad parameter, 1 with one line for any other failure.
+    The heap gives megabyte blocks back at once (node_runtime.heap): bridge_node's memory
+    stays bounded under a flood of megabyte commands.
     """
+    heap.return_large_blocks()
     return runner.run_nodes(node_factories, args, executor=make_executor, loop=make_loop)
