@@ -106,10 +106,10 @@ class StatePublisher(Node):
         self.joint_states_pub = self.create_publisher(JointState, JOINT_STATES, qos.RELIABLE)
         self.tf_pub = self.create_publisher(TFMessage, '/tf', TF_QOS)
         self.tf_static_pub = self.create_publisher(TFMessage, '/tf_static', LATCHED)
-        self.create_subscription(BridgeData, topics.BRIDGE_DATA, self.raw_bridge_data.store,
-                                 qos.MAB_RT, raw=True)
-        self.create_subscription(RobotState, topics.ROBOT_STATE, self.raw_robot_state.store,
-                                 qos.MAB_RT, raw=True)
+        # Polled (node_runtime.polled): the publish timer takes what waits, so that no
+        # executor wakes for each of the 1000 source samples a second (issue 40).
+        self.raw_bridge_data.subscribe(self, topics.BRIDGE_DATA, qos.MAB_RT)
+        self.raw_robot_state.subscribe(self, topics.ROBOT_STATE, qos.MAB_RT)
         self._static_sent = False
         steady_timer(self, 1.0 / cfg['publish_rate'], self.publish_state)
 
@@ -163,6 +163,12 @@ class StatePublisher(Node):
         if transforms:
             self.tf_pub.publish(TFMessage(transforms=transforms))
         self.published = (positions, pose)
+
+    def destroy_node(self):
+        """Destroy the polled source subscriptions too, then the node."""
+        self.raw_bridge_data.destroy()
+        self.raw_robot_state.destroy()
+        return super().destroy_node()
 
 
 def main(args=None):

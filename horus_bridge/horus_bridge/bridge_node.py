@@ -22,13 +22,19 @@ from node_runtime import runner
 from node_runtime.bounded_text import bounded, RateLimiter, suppressed_note
 from node_runtime.parameters import declare, on_change, Parameter
 from rclpy.clock import Clock, ClockType
-from rclpy.exceptions import InvalidParameterTypeException, InvalidParameterValueException
+from rclpy.exceptions import (InvalidHandle, InvalidParameterTypeException,
+                              InvalidParameterValueException)
 from rclpy.executors import SingleThreadedExecutor
 from rclpy.node import Node
 from rclpy.qos import DurabilityPolicy, HistoryPolicy, QoSProfile, ReliabilityPolicy
 from rclpy.qos_overriding_options import InvalidQosOverridesError, QoSOverridingOptions
 
 from .mapping import parse_horus_to_ros, parse_ros_to_horus
+
+#: ROS messages forwarded to HORUS per executor callback at most: the callback takes the
+#: ones already waiting in its subscription too (issue 40: a wake-up costs more than a
+#: message), the rest wait for the next callback so that the executor serves everything else.
+ROS_BATCH = 64
 
 #: How a ROS BatteryState NOT_CHARGING is written to HORUS: refused, or as this status.
 NOT_CHARGING_CHOICES = ('error',) + tuple(s.name.lower() for s in PowerSupplyStatus)
@@ -155,10 +161,12 @@ class HorusBridge(Node):
             self._writer_routes[route.horus_topic] = route
             self._writers[route.horus_topic] = shm.ShmTopicWriter(
                 conv.horus_type, route.horus_topic, self._ns, capacity=self._capacity)
-            self._ros_subscriptions.append(self.create_subscription(
+            holder = []
+            holder.append(self.create_subscription(
                 conv.ros_type, route.ros_topic,
-                lambda msg, r=route: self._on_ros(r, msg), default_qos(),
-                qos_overriding_options=options))
+                lambda msg, r=route, h=holder: self._on_ros_batch(r, h[0], msg),
+                default_qos(), qos_overriding_options=options))
+            self._ros_subscriptions.append(holder[0])
             self.get_logger().info('ROS %s %s -> HORUS %r' % (
                 route.type_name, route.ros_topic, route.horus_topic))
 
@@ -284,6 +292,19 @@ class HorusBridge(Node):
                 capacity=self._capacity)
         except (shm.ShmError, OSError) as exc:
             self._warn((topic, 'writer'), 'HORUS %r: cannot write: %s' % (topic, bounded(exc)))
+
+    def _on_ros_batch(self, route, sub, msg):
+        """Forward `msg`, then the messages already waiting in `sub`, in order."""
+        self._on_ros(route, msg)
+        for _ in range(ROS_BATCH - 1):
+            try:
+                with sub.handle:
+                    taken = sub.handle.take_message(sub.msg_type, sub.raw)
+            except InvalidHandle:   # destroyed meanwhile
+                return
+            if taken is None:
+                return
+            self._on_ros(route, taken[0])
 
     def _on_ros(self, route, msg):
         conv = CONVERTERS[route.type_name]

@@ -33,7 +33,8 @@ class PolledSubscription(Generic[MsgT]):
     A subscription of `node` that its owner takes in a loop instead of an executor.
 
     raw=True takes the serialized CDR bytes, as ``create_subscription(raw=True)`` hands
-    them over. Take from one thread only: the loop that owns it.
+    them over. Take from one thread only: the loop that owns it. Keep a reference to it: the
+    node does not hold it, so it is destroyed once unreferenced.
     """
 
     def __init__(self, node: Any, msg_type: Any, topic: str, qos_profile: Any, *,
@@ -44,6 +45,13 @@ class PolledSubscription(Generic[MsgT]):
         self.subscription = node.create_subscription(
             msg_type, topic, _never_called, qos_profile, raw=raw)
         node._subscriptions.remove(self.subscription)
+        # Its QoS event handlers (incompatible QoS or type) go too: with rmw_fastrtps they
+        # read as ready while a sample waits untaken, so a SingleThreaded or MultiThreaded
+        # executor would wake for them without pause (85 % of a core beside a 500 Hz topic).
+        self._event_handlers = [handler for handler in self.subscription.event_handlers
+                                if handler in node.waitables]
+        for handler in self._event_handlers:
+            node.remove_waitable(handler)
         node._wake_executor()   # an executor that collected it meanwhile drops it now
         self._take = self.subscription.handle.take_message
         self.taken = 0      # samples taken so far
@@ -99,6 +107,10 @@ class PolledSubscription(Generic[MsgT]):
             return
         self._destroyed = True
         sub = self.subscription
+        # The node's destroy_subscription() takes them off its waitables again.
+        for handler in self._event_handlers:
+            if handler not in self.node.waitables:
+                self.node.add_waitable(handler)
         if sub not in self.node._subscriptions:
             self.node._subscriptions.append(sub)
         self.node.destroy_subscription(sub)

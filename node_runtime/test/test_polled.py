@@ -83,11 +83,16 @@ def test_executor_never_takes_and_the_loop_takes_all_in_order(context, executor)
 def test_listed_under_its_node(context):
     node = rclpy.create_node('polled_listed', context=context)
     try:
-        PolledSubscription(node, UInt32, 'polled_listed_topic', DEEP)
-        names = dict(node.get_subscriber_names_and_types_by_node('polled_listed', '/'))
+        polled = PolledSubscription(node, UInt32, 'polled_listed_topic', DEEP)
+        end = time.monotonic() + 10.0
+        while True:     # the graph cache learns of the new subscription asynchronously
+            names = dict(node.get_subscriber_names_and_types_by_node('polled_listed', '/'))
+            if names or time.monotonic() > end:
+                break
+            time.sleep(0.01)
         assert names.get('/polled_listed_topic') == ['std_msgs/msg/UInt32']
         assert node.count_subscribers('polled_listed_topic') == 1
-        assert 'polled_listed_topic' not in [s.topic_name for s in node.subscriptions]
+        assert polled.subscription not in list(node.subscriptions)
     finally:
         node.destroy_node()
 
@@ -126,5 +131,20 @@ def test_destroy_unmatches(context):
         polled.destroy()
         polled.destroy()    # a second call changes nothing
         assert node.count_subscribers('polled_destroy_topic') == 0
+    finally:
+        node.destroy_node()
+
+
+def test_event_handlers_leave_the_executors_too(context):
+    # With rmw_fastrtps a subscription's QoS event handlers read as ready while a sample
+    # waits untaken: left on the node, a SingleThreadedExecutor would spin without pause.
+    node = rclpy.create_node('polled_events', context=context)
+    try:
+        polled = PolledSubscription(node, UInt32, 'polled_events_topic', DEEP)
+        handlers = list(polled.subscription.event_handlers)
+        assert handlers, 'rclpy gave the subscription no QoS event handlers'
+        assert not set(handlers) & set(node.waitables)
+        polled.destroy()    # gives them back first: the node's destroy removes them
+        assert node.count_subscribers('polled_events_topic') == 0
     finally:
         node.destroy_node()

@@ -9,9 +9,8 @@ Layout (as rosbag2 with rosbag2_storage_mcap writes it):
   `offered_qos_profiles` and `topic_type_hash`), Messages with log time = the recorder's
   receive time, and a Metadata record `rosbag2` holding the serialized bag metadata
   (`serialized_metadata`, `ROS_DISTRO`).
-- Publish time: rosbag2 writes the publisher's source timestamp there; our recorder writes
-  the receive time again (rclpy's EventsExecutor hands raw subscriptions no MessageInfo, so
-  the source timestamp is not available). `BagWriter.write` takes a publish time when a
+- Publish time: the publisher's source timestamp, as rosbag2 writes it (the recorder takes
+  it from each sample's message info). `BagWriter.write` takes a publish time when a
   caller has one and uses the log time otherwise.
 """
 

@@ -6,6 +6,14 @@ Never deserializes. Each topic is subscribed with a profile that matches all of 
 publishers (best effort when one is), with a deep KEEP_LAST history so that samples queue in
 DDS while this process is busy instead of being overwritten. Topics appearing later are
 picked up by a 100 ms graph poll, as rosbag2 does.
+
+The subscriptions are taken in batches (node_runtime.batch, issue 40): one wake-up at most
+every BATCH_INTERVAL takes every sample waiting on every topic, instead of one executor
+wake-up per message. Each sample keeps its own times from its message info: the log time is
+its DDS receive time and the publish time its source timestamp (as rosbag2 writes them), so
+batching changes neither. A history of HISTORY_DEPTH holds 100 kHz of one topic between two
+wake-ups; a QoS override with a shallower KEEP_LAST history shortens the interval to what it
+holds at MAX_TOPIC_RATE.
 """
 
 import functools
@@ -14,7 +22,9 @@ import sys
 import time
 
 from node_runtime import runner, stop as stop_request
+from node_runtime.batch import BatchReader
 import rclpy
+from rclpy.qos import HistoryPolicy
 
 from . import qos as qos_util
 from .bag import BagWriter
@@ -22,6 +32,8 @@ from .schema import DefinitionNotFound, message_class
 
 HISTORY_DEPTH = 1000
 DISCOVERY_PERIOD = 0.1
+BATCH_INTERVAL = 0.01       # s between two wake-ups at least
+MAX_TOPIC_RATE = 2000.0     # Hz: what a shallow overridden history must hold between wakes
 
 
 class Recorder:
@@ -42,6 +54,8 @@ class Recorder:
         self.writer = BagWriter(uri, max_bag_duration)
         self.node = rclpy.create_node('ros2bag_mcap_recorder', context=context,
                                       start_parameter_services=False)
+        self.reader = BatchReader(self.node.context, min_interval=BATCH_INTERVAL,
+                                  name='ros2bag_mcap_recorder')
         self.subscriptions = {}
         self.skipped = set()
         self._stop = False
@@ -74,8 +88,12 @@ class Recorder:
             profile = self.overrides.get(topic) or qos_util.matching_profile(
                 offered, HISTORY_DEPTH)
             self._seq[topic] = 0
-            self.subscriptions[topic] = self.node.create_subscription(
-                msg_type, topic, self._callback(topic), profile, raw=True)
+            if profile.history != HistoryPolicy.KEEP_ALL:
+                self.reader.min_interval = min(self.reader.min_interval,
+                                               profile.depth / MAX_TOPIC_RATE)
+            self.subscriptions[topic] = self.reader.add(
+                self.node, msg_type, topic, profile, self._callback(topic), raw=True,
+                with_info=True)
             # Transient local when every publisher is (as rosbag2): a latched sample published
             # before the recording started (robot_description, /tf_static) is in the bag.
             policies = qos_util.to_dict(profile)
@@ -83,17 +101,19 @@ class Recorder:
                      f'{policies["reliability"]}, {policies["durability"]})')
 
     def _callback(self, topic):
-        writer = self.writer
+        write = self.writer.write
         seq = self._seq
 
-        # rclpy's EventsExecutor (the cheapest to receive with) passes no MessageInfo with a
-        # raw subscription: the receive time is taken here, and is also the publish time.
-        def on_message(data):
-            n = seq[topic] + 1
+        # A batch of (CDR bytes, message info), oldest first: the DDS receive time is the log
+        # time and the source timestamp the publish time (either 0: now).
+        def on_batch(samples):
+            n = seq[topic]
+            for data, info in samples:
+                n += 1
+                recv = info['received_timestamp'] or time.time_ns()
+                write(topic, data, recv, info['source_timestamp'] or recv, n)
             seq[topic] = n
-            recv = time.time_ns()
-            writer.write(topic, data, recv, recv, n)
-        return on_message
+        return on_batch
 
     def stop(self, *_):
         self._stop = True
@@ -107,17 +127,18 @@ class Recorder:
                 if now >= next_discovery:
                     self.discover()
                     next_discovery = now + DISCOVERY_PERIOD
-                executor.spin_once(timeout_sec=0.05)
+                # Every topic's waiting samples, then the node's own services (not waiting).
+                self.reader.spin_once(timeout_sec=max(0.0, next_discovery - time.monotonic()))
+                executor.spin_once(timeout_sec=0.0)
                 if now - self._last_flush > 1.0:
                     self.writer.flush()
                     self._last_flush = now
             # Take what is already queued before closing.
             end = time.monotonic() + 0.2
             while time.monotonic() < end and self.node.context.ok():
-                executor.spin_once(timeout_sec=0.02)
+                self.reader.spin_once(timeout_sec=0.02)
         finally:
-            for sub in self.subscriptions.values():
-                self.node.destroy_subscription(sub)
+            self.reader.close()
             self.writer.close()
             self.report()
 

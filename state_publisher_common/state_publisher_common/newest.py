@@ -5,6 +5,9 @@ Newest-sample decoding and refusals with rate-limited warnings.
 A state publisher's sources run at hundreds of Hz while it publishes at 10-100 Hz: the
 subscriptions are raw (bytes), NewestSample keeps only the latest one and decodes it when the
 publish timer asks, refusing an oversized sample on its raw size, before decoding.
+``subscribe()`` makes the subscription a polled one (node_runtime.polled): no executor wakes
+for the 500 Hz source; the publish timer's ``take()`` takes every waiting sample at once and
+keeps the newest (issue 40: one wake-up per publish instead of one per source sample).
 Refusals (InvalidSample) are logged through Refusals: bounded text, each reason at most once
 per period, the held-back count on the next line of that reason.
 """
@@ -31,6 +34,22 @@ class NewestSample:
         self.max_bytes = max_bytes
         self.raw = None
         self.received = 0
+        self.polled = None
+        self._events = []
+
+    def subscribe(self, node, topic, qos_profile):
+        """
+        Subscribe `node` to `topic` (raw) with a subscription that take() polls.
+
+        The subscription is the node's (``ros2 node info`` lists it) but no executor serves
+        it; destroy() destroys it (the node's destroy_node() would not).
+        """
+        from node_runtime.batch import detach_events
+        from node_runtime.polled import PolledSubscription
+        self.polled = PolledSubscription(node, self.msg_type, topic, qos_profile, raw=True)
+        # Its QoS event handlers would busy-wake a SingleThreadedExecutor (node_runtime.batch).
+        self._events = detach_events(self.polled)
+        return self.polled
 
     def store(self, data):
         """Subscription callback (raw=True): keep only the newest bytes."""
@@ -39,6 +58,13 @@ class NewestSample:
 
     def take(self):
         """Return the message of the newest sample since the last call, or None if none."""
+        polled = self.polled
+        if polled is not None:
+            before = polled.taken
+            data = polled.take_newest()
+            if data is not None:
+                self.raw = data
+                self.received += polled.taken - before
         data, self.raw = self.raw, None
         if data is None:
             return None
@@ -49,6 +75,14 @@ class NewestSample:
             return deserialize_message(data, self.msg_type)
         except Exception as exc:  # rclpy raises a bare exception type for bad CDR
             raise InvalidSample(f'{self.topic}: undecodable ({type(exc).__name__})') from None
+
+    def destroy(self):
+        """Destroy the polled subscription, if subscribe() made one."""
+        if self.polled is not None:
+            from node_runtime.batch import reattach_events
+            reattach_events(self.polled, self._events)
+            self._events = []
+            self.polled.destroy()
 
 
 class Refusals:
