@@ -6,14 +6,17 @@ CPU per 500 Hz node beside the issue-20 target and a floor with the same topics,
 For each node: the node runs for --warmup s (its publishers and subscriptions are read from
 the ROS graph, one sample of each published topic is captured as CDR bytes and each topic's
 rate is counted), then its CPU % of one core (/proc utime+stime) is measured for --duration s.
-Then its floor runs in the same place: a bare rclpy node (a 500 Hz timer on an
+Then its floors run in the same place: a bare rclpy node (a 500 Hz timer on an
 EventsExecutor) with the SAME publishers (same types, QoS and rates, publishing the captured
 bytes, pre-serialized) and the same subscriptions (raw, callbacks that do nothing), measured
-the same way. Node and floor alternate --repeat times (default 3) and the verdict is on the
+the same way; and (issue 40) the C floor, benchmarks/rcl_floor: a node on rcl with the same
+500 Hz publishers (the captured bytes) and subscriptions, taken in an rcl wait set. Node and
+floors alternate --repeat times (default 3) and the verdict is on the
 medians: a single pair moved by up to 2x between runs on this VM. A node fed by a peer keeps
 its peer: bridge_node and control_node are measured together and their floors together (each
 floor feeds the other, as the nodes do).
 
+Target (issue 40): every 500 Hz node <= 2x its C floor.
 Target (issue 20): every 500 Hz node <= 10 % of one core and <= 2x its floor; hb50_stack
 (two 500 Hz nodes in one process) <= 20 % and <= 2x the floor of the same four nodes' topics
 in one process. Cases: hb50 bridge_node + control_node on MuJoCo (3 processes), hb50_stack,
@@ -294,6 +297,36 @@ def start_floor(spec, tmp, env):
     return proc
 
 
+def start_c_floor(spec, tmp, env):
+    """
+    Start the C floor of a spec (benchmarks/rcl_floor) and wait until it runs.
+
+    The same 500 Hz publishers, each publishing its captured bytes, and the same
+    subscriptions, taken raw in an rcl wait set.
+    Publishers slower than 500 Hz are left out (rcl_floor ticks them all at one rate); they
+    add a few per mille at most.
+    """
+    cmd = [executable('rcl_floor', 'rcl_floor'), '--name', spec['name'] + '_c_floor',
+           '--namespace', spec['namespace']]
+    for i, entry in enumerate(spec['pubs']):
+        if entry['every'] != 1:
+            continue
+        path = os.path.join(tmp, f'c_floor_{spec["name"]}_{i}.cdr')
+        with open(path, 'wb') as f:
+            f.write(base64.b64decode(entry['data']))
+        cmd += ['--pub', f'{entry["type"]}:{entry["topic"]}:{path}']
+    for entry in spec['subs']:
+        cmd += ['--sub', f'{entry["type"]}:{entry["topic"]}']
+    if not any(arg == '--pub' for arg in cmd):
+        cmd += ['--publishers', '0']
+    if not any(arg == '--sub' for arg in cmd):
+        cmd += ['--subscriptions', '0']
+    proc = start(cmd, env=env)
+    if not proc.wait_for_output('running:', 30, period=0.01):
+        raise RuntimeError(f'C floor did not start: {proc.output()[-500:]}')
+    return proc
+
+
 def measure_cpu(procs, seconds):
     """CPU % of one core of each process over the same `seconds`."""
     return measure_pids_cpu([p.pid for p in procs], seconds)
@@ -362,6 +395,7 @@ def case_nodes(observer, label, commands, names, args, env, tmp, target=TARGET_C
     specs = []
     cpus = [[] for _ in names]
     f_cpus = [[] for _ in names]
+    c_cpus = [[] for _ in names]
     loads = []
 
     def settle():
@@ -386,7 +420,10 @@ def case_nodes(observer, label, commands, names, args, env, tmp, target=TARGET_C
                                         [start_floor(spec, tmp, env) for spec in specs],
                                         lambda: time.sleep(min(3.0, args.warmup)), f_cpus,
                                         args, 'floor', loads)
-    for group, spec, cpu, f_cpu in zip(names, specs, cpus, f_cpus):
+        _measure_and_stop(observer, [start_c_floor(spec, tmp, env) for spec in specs],
+                          lambda: time.sleep(min(3.0, args.warmup)), c_cpus, args,
+                          'C floor', loads)
+    for group, spec, cpu, f_cpu, c_cpu in zip(names, specs, cpus, f_cpus, c_cpus):
         who = ' + '.join(n for n, _ in group)
         print(f'{label}: {who}')
         print(f'  topics: {topic_summary(spec["pubs"], node_rates)}; subscribes '
@@ -394,6 +431,10 @@ def case_nodes(observer, label, commands, names, args, env, tmp, target=TARGET_C
         print(f'  floor (same {len(spec["pubs"])} publishers, {len(spec["subs"])} '
               f'subscriptions): {topic_summary(spec["pubs"], floor_rates)}')
         _report(cpu, f_cpu, target, loads)
+        c_ratio = median(cpu) / median(c_cpu) if median(c_cpu) > 0 else float('inf')
+        print(f'  C floor on rcl (the same 500 Hz publishers and subscriptions): '
+              f'{_spread(c_cpu)}; the node {c_ratio:.1f}x it (issue 40 target <= '
+              f'{TARGET_RATIO:g}x): {"met" if c_ratio <= TARGET_RATIO else "NOT MET"}')
         fast = [node_rates[e['topic']] for e in spec['pubs']
                 if node_rates.get(e['topic'], 0.0) > RATE / 4]
         if fast and min(fast) < 0.99 * RATE:

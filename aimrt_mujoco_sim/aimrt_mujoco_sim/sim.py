@@ -7,6 +7,12 @@ subscribes to JointCommand, here over the http channel backend's wire protocol
 (POST /channel/{topic}/{type}, application/protobuf or application/json), so
 aimrt_bridge + a ROS 2 controller drive a simulated robot without any AimRT install.
 
+One thread runs the loop and the JointCommand server: the server's event loop is not given a
+thread of its own; each tick first makes one pass of it without waiting, which reads every
+POST waiting on its connections, answers it and applies the valid commands in arrival order
+(issue 40: no wake-up and no thread hand-off per message; a command is applied at the same
+tick as before, its answer comes at that tick). Between ticks the loop sleeps.
+
 Run:  ros2 run aimrt_mujoco_sim aimrt_mujoco_sim [--config FILE] [--log-level INFO]
 """
 
@@ -267,6 +273,11 @@ class AimrtMujocoSim:
                               (cfg.imu_topic, cfg.imu_type), (cfg.touch_topic, cfg.touch_type))
         self.poster = StatePoster(cfg.state_addresses, cfg.http_timeout_sec)
         self.server = ChannelServer(cfg.listen_host, cfg.listen_port, self.on_post)
+        # The server's event loop, run a pass per tick in this thread (serve_waiting) rather
+        # than forever in a thread of its own (ChannelServer.start). ChannelServer has no
+        # public way to do that: its loop and connection sweep are taken as its thread does.
+        self._server_loop = self.server._loop
+        self._sweeping = False
 
     # ------------------------------------------------------------ commands in
     def on_post(self, topic, msg_type, content_type, body):
@@ -291,6 +302,16 @@ class AimrtMujocoSim:
             return 500, 'internal error'
         self.targets.apply(entries, self.sim_time)
         return 200, 'OK'
+
+    def serve_waiting(self):
+        """Answer every POST waiting at the command server: one pass of its loop, no wait."""
+        loop = self._server_loop
+        if not self._sweeping:     # idle and stuck connections are closed as in its thread
+            self._sweeping = True
+            self.server._timer = loop.call_later(self.server._sweep_period,
+                                                 self.server._sweep)
+        loop.call_soon(loop.stop)
+        loop.run_forever()
 
     def _reject(self, status, error):
         self.rejected += 1
@@ -335,6 +356,7 @@ class AimrtMujocoSim:
 
     # ------------------------------------------------------------ loop
     def tick(self):
+        self.serve_waiting()
         law = self.targets.law_since(self.sim_time, self._law_key)
         if law is not None:  # a new command or a change into or out of safe damping
             self._law_key, kp, kd, q, dq, tau, timed_out = law
@@ -369,7 +391,6 @@ class AimrtMujocoSim:
             self.overruns += loop.stalls
 
     def start(self):
-        self.server.start()
         self.poster.start()
 
     def close(self):

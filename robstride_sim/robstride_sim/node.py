@@ -8,16 +8,21 @@ through python-can (any other `can_interface`), real ones or robstride_fake_moto
 The node is thin: the motors (motor.py), the buses (bus.py, canbus.py) and the read/write
 logic (hardware.py) are plain Python. One thread does everything: node_runtime's DeadlineLoop
 runs the cycle at update_rate_hz and spins rclpy's EventsExecutor between the deadlines
-(subscription and services dispatched in the same thread, without rebuilding a wait set of
+(services and parameters dispatched in the same thread, without rebuilding a wait set of
 ~15 entities in Python every 2 ms, and without a second thread); every service handler
-returns immediately (no waiting inside a callback). The two per-cycle messages are published
-as CDR bytes (state_cdr.py).
+returns immediately (no waiting inside a callback). ~/joint_commands, the one input at the
+loop's rate, is a raw node_runtime PolledSubscription that no executor wakes for: each
+cycle starts by taking every waiting command and applying them in arrival order, their
+fields read from the bytes (command_cdr.py) (issue 40: an executor wake-up per message cost
+rclpy three times C's CPU). The two per-cycle messages are published as CDR bytes
+(state_cdr.py).
 """
 import contextlib
 import time
 
 from node_runtime import runner
 from node_runtime.parameters import declare, on_change, Parameter
+from node_runtime.polled import PolledSubscription
 from rclpy.clock import Clock, ClockType
 from rclpy.experimental import EventsExecutor
 from rclpy.node import Node
@@ -28,6 +33,7 @@ from sensor_msgs.msg import JointState
 from std_srvs.srv import SetBool, Trigger
 
 from .bus import BUS_STATES, BusError, SimBus
+from .command_cdr import decode as decode_command
 from .hardware import (CommandError, CommandIgnoredError, JointConfig, ReactivationError,
                        RobstrideHardware, UnknownItemError, UnknownMotorError)
 from .logbound import clip, RateLimitedLog
@@ -173,7 +179,10 @@ class RobstrideSimNode(Node):
         self.state_pub = self.create_publisher(RobstrideState, '~/robstride_state', STATE_QOS)
         self.js_pub = (self.create_publisher(JointState, 'joint_states', STATE_QOS)
                        if p['publish_joint_states'] else None)
-        self.create_subscription(JointState, '~/joint_commands', self._on_command, COMMAND_QOS)
+        # Taken at the start of every cycle (_take_commands), never by an executor.
+        # Raw: the fields used are read from the bytes (command_cdr.decode).
+        self.commands = PolledSubscription(self, JointState, '~/joint_commands', COMMAND_QOS,
+                                           raw=True)
         self.create_service(GetDataFromRobstride, '~/get_data_from_robstride', self._on_get)
         self.create_service(SetDataToRobstride, '~/set_data_to_robstride', self._on_set)
         self.create_service(SetZeroRobstride, '~/set_zero_robstride', self._on_zero)
@@ -219,6 +228,13 @@ class RobstrideSimNode(Node):
                 part.close()
 
     _closed = False
+
+    def destroy_node(self):
+        """Destroy the polled subscription too (the node's own destroy_node would not)."""
+        commands = getattr(self, 'commands', None)
+        if commands is not None:
+            commands.destroy()
+        super().destroy_node()
 
     # --- configuration ---------------------------------------------------------------------
 
@@ -316,6 +332,7 @@ class RobstrideSimNode(Node):
         # A stalled process must not produce one huge physics step.
         dt = min(now - self._last, 0.05)
         self._last = now
+        self._take_commands(now)
         self.bus.step(dt, now)
         self.hw.read(now)
         self._publish()
@@ -353,10 +370,20 @@ class RobstrideSimNode(Node):
 
     # --- topics and services ---------------------------------------------------------------
 
-    def _on_command(self, msg: JointState):
+    def _take_commands(self, now):
+        """Apply every waiting joint command, oldest first (each all or nothing, as sent)."""
+        for raw in self.commands.take_all():
+            try:
+                fields = decode_command(raw)
+            except Exception as exc:    # noqa: B902 - bytes rclpy cannot read either
+                self._limited.log('warning', 'command malformed',
+                                  f'joint command not readable, ignored: {clip(str(exc))}')
+                continue
+            self._on_command(*fields, now)
+
+    def _on_command(self, names, positions, velocities, efforts, now):
         try:
-            self.hw.command(list(msg.name), list(msg.position), list(msg.velocity),
-                            list(msg.effort), now=time.monotonic())
+            self.hw.command(names, positions, velocities, efforts, now=now)
         except CommandIgnoredError as exc:
             self._limited.log('warning', 'command ignored', f'joint command ignored: {exc}')
         except CommandError as exc:

@@ -5,6 +5,8 @@
 //    (rcl_publish_serialized_message), and
 //  - takes M raw subscriptions (rcl_take_serialized_message) inside an rcl wait set whose
 //    timeout is the time left to the next deadline, every waiting sample on each wake-up.
+// Publishers and subscriptions of several types: repeatable --pub TYPE:TOPIC[:FILE] and
+// --sub TYPE:TOPIC specs (each its own type and topic), instead of the N/M same-type ones.
 // It prints "running:" once its entities exist and its counts when it stops (SIGINT, SIGTERM
 // or --duration), and exits 0. `rcl_floor --help` lists the flags.
 
@@ -156,6 +158,15 @@ static const rosidl_message_type_support_t * find_type(
 
 // --- command line ----------------------------------------------------------------------------
 
+#define MAX_SPECS 32
+
+typedef struct
+{
+  const char * type;
+  const char * topic;
+  const char * file;   // publishers: the serialized message, or NULL (zero-initialised)
+} spec_t;
+
 typedef struct
 {
   int publishers;
@@ -166,11 +177,18 @@ typedef struct
   const char * sub_topic;
   const char * sub_type;
   double rate;
+  int every;
   double duration;
   bool reliable;
   int depth;
   const char * node_name;
   const char * node_namespace;
+  spec_t pub_specs[MAX_SPECS];
+  int n_pub_specs;
+  spec_t sub_specs[MAX_SPECS];
+  int n_sub_specs;
+  char * spec_text[2 * MAX_SPECS];   // copies the specs point into (freed at exit)
+  int n_spec_text;
 } options_t;
 
 static void usage(FILE * out)
@@ -189,12 +207,18 @@ static void usage(FILE * out)
     "  --subscriptions M   raw subscriptions (default 1); 0 for none\n"
     "  --sub-topic NAME    their topic, named as --pub-topic (default rcl_floor/in)\n"
     "  --sub-type TYPE     pkg/msg/Type (default hb50_commons/msg/JointCommand)\n"
-    "  --rate HZ           publishing rate (default 500)\n"
+    "  --rate HZ           tick rate (default 500)\n"
+    "  --every K           publish on every K-th tick only (default 1)\n"
     "  --duration S        stop after S seconds (default 0: at SIGINT/SIGTERM)\n"
     "  --reliable          RELIABLE (default BEST_EFFORT; KEEP_LAST, VOLATILE either way)\n"
     "  --depth N           history depth (default 1: with best effort, the mabRT profile)\n"
     "  --name NAME         node name (default rcl_floor)\n"
-    "  --namespace NS      node namespace (default /)\n");
+    "  --namespace NS      node namespace (default /)\n"
+    "  --pub TYPE:TOPIC[:FILE]  one publisher of TYPE on TOPIC publishing FILE (as --data);\n"
+    "                      repeatable (at most 32); any --pub replaces --publishers and\n"
+    "                      --pub-topic/--pub-type/--data\n"
+    "  --sub TYPE:TOPIC    one raw subscription of TYPE on TOPIC; repeatable (at most 32);\n"
+    "                      any --sub replaces --subscriptions and --sub-topic/--sub-type\n");
 }
 
 static bool parse_int(const char * s, int * out)
@@ -217,12 +241,42 @@ static bool parse_double(const char * s, double * out)
   return true;
 }
 
+// Parse "TYPE:TOPIC" (or "TYPE:TOPIC:FILE" when with_file) into *spec, pointing into a
+// copy of `text` kept in o->spec_text; false when malformed.
+static bool parse_spec(options_t * o, const char * text, spec_t * spec, bool with_file)
+{
+  if (o->n_spec_text >= 2 * MAX_SPECS) {return false;}
+  char * copy = strdup(text);
+  if (copy == NULL) {return false;}
+  o->spec_text[o->n_spec_text++] = copy;
+  char * first = strchr(copy, ':');
+  if (first == NULL || first == copy) {return false;}
+  *first = '\0';
+  char * second = strchr(first + 1, ':');
+  if (second != NULL) {
+    if (!with_file || second[1] == '\0') {return false;}
+    *second = '\0';
+  }
+  if (first[1] == '\0') {return false;}
+  *spec = (spec_t){copy, first + 1, second != NULL ? second + 1 : NULL};
+  return true;
+}
+
 // 0: parsed; 1: --help shown; 2: usage error.
 static int parse_options(int argc, char ** argv, options_t * o)
 {
-  *o = (options_t){3, "rcl_floor/out", "hb50_commons/msg/BridgeData", NULL,
-    1, "rcl_floor/in", "hb50_commons/msg/JointCommand", 500.0, 0.0, false, 1,
-    "rcl_floor", "/"};
+  memset(o, 0, sizeof(*o));
+  o->publishers = 3;
+  o->pub_topic = "rcl_floor/out";
+  o->pub_type = "hb50_commons/msg/BridgeData";
+  o->subscriptions = 1;
+  o->sub_topic = "rcl_floor/in";
+  o->sub_type = "hb50_commons/msg/JointCommand";
+  o->rate = 500.0;
+  o->every = 1;
+  o->depth = 1;
+  o->node_name = "rcl_floor";
+  o->node_namespace = "/";
   for (int i = 1; i < argc; ++i) {
     const char * a = argv[i];
     if (strcmp(a, "--ros-args") == 0) {break;}   // the rest is rcl's
@@ -256,6 +310,8 @@ static int parse_options(int argc, char ** argv, options_t * o)
       o->sub_type = v;
     } else if (strcmp(a, "--rate") == 0) {
       ok = parse_double(v, &o->rate) && o->rate > 0.0 && o->rate <= 100000.0;
+    } else if (strcmp(a, "--every") == 0) {
+      ok = parse_int(v, &o->every) && o->every >= 1;
     } else if (strcmp(a, "--duration") == 0) {
       ok = parse_double(v, &o->duration);
     } else if (strcmp(a, "--depth") == 0) {
@@ -264,6 +320,14 @@ static int parse_options(int argc, char ** argv, options_t * o)
       o->node_name = v;
     } else if (strcmp(a, "--namespace") == 0) {
       o->node_namespace = v;
+    } else if (strcmp(a, "--pub") == 0) {
+      ok = o->n_pub_specs < MAX_SPECS &&
+        parse_spec(o, v, &o->pub_specs[o->n_pub_specs], true);
+      o->n_pub_specs += ok ? 1 : 0;
+    } else if (strcmp(a, "--sub") == 0) {
+      ok = o->n_sub_specs < MAX_SPECS &&
+        parse_spec(o, v, &o->sub_specs[o->n_sub_specs], false);
+      o->n_sub_specs += ok ? 1 : 0;
     } else {
       fprintf(stderr, "rcl_floor: configuration error: unknown flag %s (see --help)\n", a);
       return 2;
@@ -273,7 +337,35 @@ static int parse_options(int argc, char ** argv, options_t * o)
       return 2;
     }
   }
+  // Without specs, the N same-type entities of the flags become specs.
+  if (o->n_pub_specs == 0) {
+    if (o->publishers > MAX_SPECS) {
+      fprintf(stderr, "rcl_floor: configuration error: at most %d publishers\n", MAX_SPECS);
+      return 2;
+    }
+    for (int i = 0; i < o->publishers; ++i) {
+      o->pub_specs[i] = (spec_t){o->pub_type, NULL, o->data_file};
+    }
+    o->n_pub_specs = o->publishers;
+  }
+  if (o->n_sub_specs == 0) {
+    if (o->subscriptions > MAX_SPECS) {
+      fprintf(stderr, "rcl_floor: configuration error: at most %d subscriptions\n",
+        MAX_SPECS);
+      return 2;
+    }
+    for (int i = 0; i < o->subscriptions; ++i) {
+      o->sub_specs[i] = (spec_t){o->sub_type, NULL, NULL};
+    }
+    o->n_sub_specs = o->subscriptions;
+  }
   return 0;
+}
+
+static void free_options(options_t * o)
+{
+  for (int i = 0; i < o->n_spec_text; ++i) {free(o->spec_text[i]);}
+  o->n_spec_text = 0;
 }
 
 // The topic of entity i of n: `base` itself when n == 1, else base_i.
@@ -349,9 +441,12 @@ static bool zero_message(
 
 int main(int argc, char ** argv)
 {
-  options_t o;
+  static options_t o;
   int parsed = parse_options(argc, argv, &o);
-  if (parsed != 0) {return parsed == 1 ? 0 : 2;}
+  if (parsed != 0) {
+    free_options(&o);
+    return parsed == 1 ? 0 : 2;
+  }
 
   // Our own handlers, installed before anything else: the process exits 0 on SIGINT and
   // SIGTERM even when it was started with SIGINT ignored.
@@ -368,9 +463,10 @@ int main(int argc, char ** argv)
   rcl_init_options_t init_options = rcl_get_zero_initialized_init_options();
   rcl_node_t node = rcl_get_zero_initialized_node();
   rcl_wait_set_t wait_set = rcl_get_zero_initialized_wait_set();
-  rcl_serialized_message_t data = rmw_get_zero_initialized_serialized_message();
+  rcl_serialized_message_t data[MAX_SPECS];
+  for (int i = 0; i < MAX_SPECS; ++i) {data[i] = rmw_get_zero_initialized_serialized_message();}
   rcl_serialized_message_t taken_msg = rmw_get_zero_initialized_serialized_message();
-  int n_pub = o.publishers, n_sub = o.subscriptions;
+  int n_pub = o.n_pub_specs, n_sub = o.n_sub_specs;
   rcl_publisher_t * pubs = calloc((size_t)n_pub + 1, sizeof(rcl_publisher_t));
   rcl_subscription_t * subs = calloc((size_t)n_sub + 1, sizeof(rcl_subscription_t));
   char ** pub_topics = calloc((size_t)n_pub + 1, sizeof(char *));
@@ -402,29 +498,29 @@ int main(int argc, char ** argv)
   qos.durability = RMW_QOS_POLICY_DURABILITY_VOLATILE;
 
   const known_type_t * known = NULL;
-  if (n_pub > 0) {
-    const rosidl_message_type_support_t * ts = find_type(o.pub_type, &known);
+  for (int i = 0; i < n_pub; ++i) {
+    const spec_t * spec = &o.pub_specs[i];
+    const rosidl_message_type_support_t * ts = find_type(spec->type, &known);
     if (ts == NULL) {goto cleanup;}
-    if (!(o.data_file ? read_file(o.data_file, &data, allocator) :
-      zero_message(known, ts, &data, allocator)))
+    if (!(spec->file ? read_file(spec->file, &data[i], allocator) :
+      zero_message(known, ts, &data[i], allocator)))
     {
       goto cleanup;
     }
-    for (int i = 0; i < n_pub; ++i) {
-      pub_topics[i] = topic_name(o.pub_topic, i, n_pub);
-      rcl_publisher_options_t options = rcl_publisher_get_default_options();
-      options.qos = qos;
-      pubs[i] = rcl_get_zero_initialized_publisher();
-      CHECK(rcl_publisher_init(&pubs[i], &node, ts, pub_topics[i], &options),
-        "rcl_publisher_init");
-      pubs_made = i + 1;
-    }
+    pub_topics[i] = spec->topic ? strdup(spec->topic) : topic_name(o.pub_topic, i, n_pub);
+    rcl_publisher_options_t options = rcl_publisher_get_default_options();
+    options.qos = qos;
+    pubs[i] = rcl_get_zero_initialized_publisher();
+    CHECK(rcl_publisher_init(&pubs[i], &node, ts, pub_topics[i], &options),
+      "rcl_publisher_init");
+    pubs_made = i + 1;
   }
   if (n_sub > 0) {
-    const rosidl_message_type_support_t * ts = find_type(o.sub_type, &known);
-    if (ts == NULL) {goto cleanup;}
     for (int i = 0; i < n_sub; ++i) {
-      sub_topics[i] = topic_name(o.sub_topic, i, n_sub);
+      const spec_t * spec = &o.sub_specs[i];
+      const rosidl_message_type_support_t * ts = find_type(spec->type, &known);
+      if (ts == NULL) {goto cleanup;}
+      sub_topics[i] = spec->topic ? strdup(spec->topic) : topic_name(o.sub_topic, i, n_sub);
       rcl_subscription_options_t options = rcl_subscription_get_default_options();
       options.qos = qos;
       subs[i] = rcl_get_zero_initialized_subscription();
@@ -440,10 +536,16 @@ int main(int argc, char ** argv)
     }
   }
 
-  printf("rcl_floor: running: %d publishers of %s (%zu bytes) on %s at %g Hz, "
-    "%d subscriptions of %s on %s, %s depth %d\n",
-    n_pub, o.pub_type, data.buffer_length, o.pub_topic, o.rate, n_sub, o.sub_type,
-    o.sub_topic, o.reliable ? "reliable" : "best effort", o.depth);
+  printf("rcl_floor: running: %d publishers (every %d ticks), %d subscriptions at %g Hz, "
+    "%s depth %d\n", n_pub, o.every, n_sub, o.rate,
+    o.reliable ? "reliable" : "best effort", o.depth);
+  for (int i = 0; i < n_pub; ++i) {
+    printf("rcl_floor: publisher of %s (%zu bytes) on %s\n", o.pub_specs[i].type,
+      data[i].buffer_length, pub_topics[i]);
+  }
+  for (int i = 0; i < n_sub; ++i) {
+    printf("rcl_floor: subscription of %s on %s\n", o.sub_specs[i].type, sub_topics[i]);
+  }
   fflush(stdout);
 
   const int64_t period = (int64_t)(1e9 / o.rate);
@@ -454,9 +556,9 @@ int main(int argc, char ** argv)
     int64_t now = now_ns();
     if (now >= end) {break;}
     if (now >= next) {
-      // The tick: every publisher publishes the same pre-serialized bytes.
-      for (int i = 0; i < n_pub; ++i) {
-        if (rcl_publish_serialized_message(&pubs[i], &data, NULL) == RCL_RET_OK) {
+      // The tick: every publisher publishes its pre-serialized bytes (every K-th tick).
+      for (int i = 0; ticks % (uint64_t)o.every == 0 && i < n_pub; ++i) {
+        if (rcl_publish_serialized_message(&pubs[i], &data[i], NULL) == RCL_RET_OK) {
           ++published[i];
         } else {
           ++publish_errors;
@@ -542,7 +644,9 @@ cleanup:
   if (init_options.impl != NULL && rcl_init_options_fini(&init_options) != RCL_RET_OK) {
     rcl_reset_error();
   }
-  if (data.buffer != NULL) {rmw_serialized_message_fini(&data);}
+  for (int i = 0; i < MAX_SPECS; ++i) {
+    if (data[i].buffer != NULL) {rmw_serialized_message_fini(&data[i]);}
+  }
   if (taken_msg.buffer != NULL) {rmw_serialized_message_fini(&taken_msg);}
   for (int i = 0; pub_topics && i < n_pub; ++i) {free(pub_topics[i]);}
   for (int i = 0; sub_topics && i < n_sub; ++i) {free(sub_topics[i]);}
@@ -552,5 +656,6 @@ cleanup:
   free(sub_topics);
   free(published);
   free(taken);
+  free_options(&o);
   return status;
 }
