@@ -12,8 +12,9 @@ setup(
     data_files=[
         ('share/ament_index/resource_index/packages', ['resource/' + package_name]),
         ('share/' + package_name, ['package.xml', 'README.md']),
-        # run with sys.executable by the examples: not executables of the package
+        # run with sys.executable by the examples (upstream installs them to lib/)
         ('share/' + package_name + '/example_processes', glob('example_processes/*.py')),
+        ('lib/' + package_name, glob('example_processes/*.py')),
     ],
     install_requires=['setuptools'],
     zip_safe=True,

@@ -18,4 +18,7 @@ setup(
     description="ROS helpers of launch tests on the workspace's launch_testing (PyPI toolchain).",
     license='Apache-2.0',
     tests_require=['pytest'],
+    entry_points={
+        'pytest11': ['launch_ros = launch_testing_ros.pytest.hooks'],
+    },
 )

@@ -50,6 +50,7 @@ class LaunchContext:
         self.__launch_configurations_stack: List[Dict[Text, Text]] = []
         self.__launch_configurations: Dict[Text, Text] = {}
         self.__environment_stack: List[Dict[Text, Text]] = []
+        self.__initial_environment: Dict[Text, Text] = dict(os.environ)
         self.__is_shutdown = False
         self.__asyncio_loop: Optional[asyncio.AbstractEventLoop] = None
         self.__shutdown_handlers: List[Any] = []
@@ -139,9 +140,8 @@ class LaunchContext:
         os.environ.update(saved)
 
     def _reset_environment(self) -> None:
-        saved = self.__environment_stack[0] if self.__environment_stack else dict(os.environ)
-        os.environ.clear()
-        os.environ.update(saved)
+        os.environ.clear()      # back to the environment of the context's creation
+        os.environ.update(self.__initial_environment)
 
     # event handlers and events
     def register_event_handler(self, event_handler: BaseEventHandler,

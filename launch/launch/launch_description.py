@@ -28,6 +28,10 @@ class LaunchDescription(LaunchDescriptionEntity):
                 f'launch file [{location}] is deprecated: {self.__deprecated_reason}')
         return self.__entities
 
+    def describe(self) -> Text:
+        """Return a text description of the launch description."""
+        return self.__repr__()
+
     def describe_sub_entities(self) -> List[LaunchDescriptionEntity]:
         """Return the entities."""
         return self.__entities

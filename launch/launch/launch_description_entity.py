@@ -14,8 +14,9 @@ class LaunchDescriptionEntity:
     """
 
     def describe(self) -> Text:
-        """Return a text description of the entity."""
-        return self.__repr__()
+        """Return a text description of the entity (NotImplementedError: subclasses do)."""
+        raise NotImplementedError(
+            f"describe() not implemented for '{self.__class__.__name__}'")
 
     def describe_sub_entities(self) -> List['LaunchDescriptionEntity']:
         """Return the sub-entities used in every case (for introspection)."""
@@ -28,9 +29,8 @@ class LaunchDescriptionEntity:
         return []
 
     def visit(self, context) -> Optional[List['LaunchDescriptionEntity']]:
-        """Visit the entity; returns entities to visit next, or None."""
-        raise NotImplementedError(
-            f"visit() not implemented for '{self.__class__.__name__}'")
+        """Visit the entity; returns entities to visit next, or None (the default)."""
+        return None
 
     def get_asyncio_future(self) -> Optional[asyncio.Future]:
         """Return a future that is done when the entity's work is done, or None."""

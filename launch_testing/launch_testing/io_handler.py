@@ -111,3 +111,15 @@ class ActiveIoHandler(IoHandler):
                     shown = getattr(expected_output, 'pattern', expected_output)
                     raise AssertionError(f"Waiting for output '{shown}'{where} timed out")
                 self._condition.wait(min(remaining, 0.5))
+
+    def waitFor(self, expected_output: Union[str, Pattern[str], None] = None,  # noqa: N802
+                process=None, cmd_args=None, *, output_filter=None, timeout: float = 10,
+                stream: Optional[str] = None, strict_proc_matching: bool = True) -> bool:
+        """Like assertWaitFor, but return False instead of raising after ``timeout``."""
+        try:
+            self.assertWaitFor(expected_output, process, cmd_args, output_filter=output_filter,
+                               timeout=timeout, stream=stream,
+                               strict_proc_matching=strict_proc_matching)
+        except AssertionError:
+            return False
+        return True

@@ -79,6 +79,24 @@ class ActiveProcInfoHandler(ProcInfoHandler):
         """Wait until the process has started; AssertionError after ``timeout`` seconds."""
         self._wait(process, cmd_args, timeout, (ProcessStarted, ProcessExited), 'start')
 
+    def waitForShutdown(self, process, cmd_args=None, *,  # noqa: N802
+                        timeout: float = 10) -> bool:
+        """Like assertWaitForShutdown, but return False instead of raising."""
+        try:
+            self.assertWaitForShutdown(process, cmd_args, timeout=timeout)
+        except AssertionError:
+            return False
+        return True
+
+    def waitForStartup(self, process, cmd_args=None, *,  # noqa: N802
+                       timeout: float = 10) -> bool:
+        """Like assertWaitForStartup, but return False instead of raising."""
+        try:
+            self.assertWaitForStartup(process, cmd_args, timeout=timeout)
+        except AssertionError:
+            return False
+        return True
+
     def returncode(self, process) -> Optional[int]:
         """Return the exit code of a process, None while it runs."""
         event = self[process]

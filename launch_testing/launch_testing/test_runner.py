@@ -13,6 +13,7 @@ import unittest
 import launch
 from launch.actions import RegisterEventHandler
 from launch.event_handlers import OnProcessExit, OnProcessIO, OnProcessStart
+from launch.events.process import ProcessStarted
 
 from .actions import ReadyToTest
 from .io_handler import ActiveIoHandler
@@ -123,7 +124,13 @@ class LaunchTestRunner:
         """Run one TestRun."""
         function = run.module.generate_test_description
         signature = inspect.signature(function).parameters
-        returned = function(**{k: v for k, v in run.params.items() if k in signature})
+        ready = threading.Event()
+        arguments_of_description = {k: v for k, v in run.params.items() if k in signature}
+        legacy_ready_fn = 'ready_fn' in signature
+        if legacy_ready_fn:
+            # the launch_testing API before ReadyToTest: the description calls ready_fn()
+            arguments_of_description['ready_fn'] = ready.set
+        returned = function(**arguments_of_description)
         extra: Dict[str, Any] = {}
         if isinstance(returned, tuple):
             description, extra = returned[0], dict(returned[1]) if len(returned) > 1 else {}
@@ -133,15 +140,16 @@ class LaunchTestRunner:
             raise LaunchTestError('generate_test_description() must return a '
                                   'LaunchDescription (and optionally a dict)')
         ready_actions = [e for e in _walk(description) if isinstance(e, ReadyToTest)]
-        if not ready_actions:
+        if not ready_actions and not legacy_ready_fn:
             raise LaunchTestError('the launch description has no '
                                   'launch_testing.actions.ReadyToTest() action')
         proc_output, proc_info = ActiveIoHandler(), ActiveProcInfoHandler()
         service = launch.LaunchService(argv=self.launch_file_arguments, debug=self.debug)
+        arguments = [(a.split(':=', 1)[0], a.split(':=', 1)[1]) for a in
+                     self.launch_file_arguments if ':=' in a]
         available = dict(extra, **run.params, proc_output=proc_output, proc_info=proc_info,
-                         launch_service=service, test_args={})
+                         launch_service=service, test_args=dict(arguments))
         active_result = unittest.TestResult()
-        ready = threading.Event()
         launch_ended = threading.Event()
 
         def on_ready() -> None:
@@ -160,10 +168,9 @@ class LaunchTestRunner:
                         return
                 _suite(run.test_cases(post_shutdown=False), available).run(active_result)
             finally:
+                _let_exiting_processes_exit(proc_info)
                 service.shutdown()
 
-        arguments = [(a.split(':=', 1)[0], a.split(':=', 1)[1]) for a in
-                     self.launch_file_arguments if ':=' in a]
         service.include_launch_description(launch.LaunchDescription([
             RegisterEventHandler(OnProcessIO(on_stdout=proc_output.track,
                                              on_stderr=proc_output.track)),
@@ -185,6 +192,20 @@ class LaunchTestRunner:
             post_result.errors.append((_Placeholder('launch'), (
                 f'the launch ended with exit code {launch_rc}')))
         return active_result, post_result
+
+
+def _let_exiting_processes_exit(proc_info: ActiveProcInfoHandler, grace: float = 0.3) -> None:
+    """
+    Give processes that are ending by themselves a moment before the shutdown's SIGINT.
+
+    A test that saw the last line of a process (``echo hello``) would otherwise often beat
+    the process's own exit, and the SIGINT would turn its exit code 0 into -2.
+    """
+    deadline = time.monotonic() + grace
+    while time.monotonic() < deadline:
+        if not any(isinstance(e, ProcessStarted) for e in proc_info):
+            return
+        time.sleep(0.02)
 
 
 class _Placeholder(unittest.TestCase):

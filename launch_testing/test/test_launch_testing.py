@@ -19,8 +19,10 @@ def launch_test(*args, **kwargs):
                           stdin=subprocess.DEVNULL, **kwargs)
 
 
-@pytest.mark.parametrize('name', ['good_proc_launch_test.py', 'parametrized_launch_test.py'])
-def test_launch_test_command_passes(name, tmp_path):
+@pytest.mark.parametrize('name, tests', [('good_proc_launch_test.py', 4),
+                                         ('parametrized_launch_test.py', 4),
+                                         ('legacy_ready_fn_launch_test.py', 2)])
+def test_launch_test_command_passes(name, tests, tmp_path):
     junit = tmp_path / 'results.xml'
     result = launch_test(os.path.join(EXAMPLES, name), '--junit-xml', str(junit),
                          env=dict(os.environ, ROS_LOG_DIR=str(tmp_path / 'log')))
@@ -29,7 +31,7 @@ def test_launch_test_command_passes(name, tmp_path):
     suites = ElementTree.parse(junit).getroot()
     assert suites.tag == 'testsuites' and len(suites) >= 1
     assert all(s.get('failures') == '0' and s.get('errors') == '0' for s in suites)
-    assert sum(int(s.get('tests')) for s in suites) >= 4
+    assert sum(int(s.get('tests')) for s in suites) >= tests
 
 
 def test_launch_test_command_reports_failures(tmp_path):

@@ -3,10 +3,17 @@
 
 import threading
 from typing import Any, Dict, List, Sequence, Set, Tuple
+import weakref
 
 import rclpy
 from rclpy.executors import ExternalShutdownException, SingleThreadedExecutor
 from rclpy.qos import HistoryPolicy, QoSProfile, ReliabilityPolicy
+
+
+def _stop_spinning(context: Any, thread: threading.Thread) -> None:
+    if context.ok():
+        context.try_shutdown()
+    thread.join(5)
 
 
 class WaitForTopics:
@@ -45,6 +52,8 @@ class WaitForTopics:
             self.__expected.add(name)
         self.__thread = threading.Thread(target=self.__spin, daemon=True)
         self.__thread.start()
+        # a test that fails before shutdown(): stop the spinning before the interpreter exits
+        self.__stop = weakref.finalize(self, _stop_spinning, self.__context, self.__thread)
 
     def __spin(self) -> None:
         try:
@@ -70,9 +79,7 @@ class WaitForTopics:
 
     def shutdown(self) -> None:
         """Stop spinning and destroy the node and the context."""
-        if self.__context.ok():
-            self.__context.try_shutdown()
-        self.__thread.join(5)
+        self.__stop()
         self.__executor.shutdown()
         self.__node.destroy_node()
 

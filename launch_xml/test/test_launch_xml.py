@@ -264,3 +264,51 @@ def test_perform_substitutions_of_parsed_text():
     lc.launch_configurations['x'] = 'X'
     assert perform_substitutions(lc, parser.parse_substitution(
         "a $(var x) '$(var x)' $(var missing 'd e')")) == "a X 'X' d e"
+
+
+def test_reset_keeps_the_given_configurations():
+    """Upstream's test_reset.py: <reset> with <keep> children."""
+    ld = description("""
+        <launch>
+            <let name="foo" value="FOO"/>
+            <let name="bar" value="BAR"/>
+            <reset>
+                <keep name="bar" value="$(var bar)"/>
+                <keep name="baz" value="BAZ"/>
+            </reset>
+        </launch>
+    """)
+    assert isinstance(ld.entities[2], ResetLaunchConfigurations)
+    context = LaunchContext()
+    for entity in ld.entities:
+        entity.visit(context)
+    assert context.launch_configurations == {'bar': 'BAR', 'baz': 'BAZ'}
+
+
+def test_append_env_prepend_and_separator():
+    """Upstream's test_append_env.py: prepend false/yes/true, separator."""
+    ld = description("""
+        <launch>
+            <append_env name="my_env_var" value="asd"/>
+            <append_env name="my_env_var" value="zxc" separator="|"/>
+            <append_env name="my_other_env_var" value="fgh"/>
+            <append_env name="my_other_env_var" value="jkl" prepend="false"/>
+            <append_env name="my_other_env_var" value="qwe" prepend="yes"/>
+            <append_env name="my_other_env_var" value="rty" prepend="true" separator="|"/>
+        </launch>
+    """)
+    assert [bool(e.prepend) for e in ld.entities] == [False, False, False, False, True, True]
+    assert [''.join(s.perform(None) for s in e.separator) for e in ld.entities] == [
+        os.pathsep, '|', os.pathsep, os.pathsep, os.pathsep, '|']
+    context = LaunchContext()
+    PushEnvironment().visit(context)
+    try:
+        os.environ.pop('my_env_var', None)
+        os.environ.pop('my_other_env_var', None)
+        for entity in ld.entities:
+            entity.visit(context)
+        assert os.environ['my_env_var'] == 'asd|zxc'
+        assert os.environ['my_other_env_var'] == os.pathsep.join(
+            ['rty|qwe', 'fgh', 'jkl'])
+    finally:
+        PopEnvironment().visit(context)

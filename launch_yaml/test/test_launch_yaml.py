@@ -170,3 +170,41 @@ def test_malformed_yaml_and_unknown_attribute_name_file_and_line(tmp_path):
     with pytest.raises(Exception) as info:
         get_launch_description_from_any_launch_file(str(typo))
     assert f"{typo}:4: <log>: attribute 'message' is required" in str(info.value)
+
+
+def test_reset_keeps_the_given_configurations():
+    """Upstream's test_reset.py (YAML): reset with keep."""
+    ld = description("""
+        launch:
+        - let: {name: foo, value: FOO}
+        - let: {name: bar, value: BAR}
+        - reset:
+            keep:
+            - {name: bar, value: $(var bar)}
+            - {name: baz, value: BAZ}
+    """)
+    assert isinstance(ld.entities[2], ResetLaunchConfigurations)
+    context = LaunchContext()
+    for entity in ld.entities:
+        entity.visit(context)
+    assert context.launch_configurations == {'bar': 'BAR', 'baz': 'BAZ'}
+
+
+def test_append_env_prepend():
+    """Upstream's test_append_env.py (YAML): prepend as a YAML bool or text."""
+    ld = description("""
+        launch:
+        - append_env: {name: my_env_var, value: asd}
+        - append_env: {name: my_env_var, value: zxc, prepend: false}
+        - append_env: {name: my_env_var, value: qwe, prepend: true, separator: '|'}
+    """)
+    assert [bool(e.prepend) for e in ld.entities] == [False, False, True]
+    context = LaunchContext()
+    PushEnvironment().visit(context)
+    try:
+        os.environ.pop('my_env_var', None)
+        for entity in ld.entities:
+            entity.visit(context)
+        assert os.environ['my_env_var'] == 'qwe|asd' + os.pathsep + 'zxc'
+    finally:
+        PopEnvironment().visit(context)

@@ -38,9 +38,10 @@ class AppendEnvironmentVariable(Action):
         _, kwargs = super().parse(entity, parser)
         kwargs['name'] = parser.parse_substitution(entity.get_attr('name'))
         kwargs['value'] = parser.parse_substitution(entity.get_attr('value'))
-        prepend = entity.get_attr('prepend', optional=True)
+        prepend = entity.get_attr('prepend', data_type=bool, optional=True, can_be_str=True)
         if prepend is not None:
-            kwargs['prepend'] = parser.parse_substitution(str(prepend))
+            kwargs['prepend'] = prepend if isinstance(prepend, bool) \
+                else parser.parse_substitution(prepend)
         separator = entity.get_attr('separator', optional=True)
         if separator is not None:
             kwargs['separator'] = parser.parse_substitution(separator)

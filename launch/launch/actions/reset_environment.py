@@ -5,7 +5,7 @@ from ..action import Action
 
 
 class ResetEnvironment(Action):
-    """Restores the environment launch started with (the first one pushed)."""
+    """Restores the environment launch started with (when its LaunchContext was created)."""
 
     def execute(self, context) -> None:
         """Reset the environment."""

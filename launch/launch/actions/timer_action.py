@@ -84,10 +84,29 @@ class TimerAction(Action):
         if self.__canceled_future is not None and not self.__canceled_future.done():
             self.__canceled_future.set_result(True)
 
+    def _period_elapsed(self, context, period: float) -> Optional[asyncio.Future]:
+        """
+        Return a future done when ``period`` has passed, None for the system clock's seconds.
+
+        Called in the timer's task when it starts waiting; subclasses (launch_ros' ROSTimer)
+        count the period on another clock. A future left undone is cancelled when the timer
+        is cancelled.
+        """
+        return None
+
     async def __wait_and_fire(self, context, period: float) -> None:
         assert self.__canceled_future is not None and self.__completed_future is not None
         try:
-            await asyncio.wait([self.__canceled_future], timeout=period)
+            elapsed = self._period_elapsed(context, period)
+            if elapsed is None:
+                await asyncio.wait([self.__canceled_future], timeout=period)
+            else:
+                try:
+                    await asyncio.wait([self.__canceled_future, elapsed],
+                                       return_when=asyncio.FIRST_COMPLETED)
+                finally:
+                    if not elapsed.done():
+                        elapsed.cancel()
             if not self.__canceled:
                 await context.emit_event(TimerEvent(timer_action=self))
         finally:

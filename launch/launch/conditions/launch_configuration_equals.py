@@ -2,6 +2,7 @@
 """LaunchConfigurationEquals: a launch configuration has (or lacks) a value."""
 
 from typing import Optional, Text
+import warnings
 
 from ..condition import Condition
 from ..some_substitutions_type import SomeSubstitutionsType
@@ -17,7 +18,13 @@ class LaunchConfigurationEquals(Condition):
 
     def __init__(self, launch_configuration_name: Text,
                  expected_value: Optional[SomeSubstitutionsType]) -> None:
-        """Create the condition."""
+        """Create the condition (deprecated upstream: a UserWarning, as upstream)."""
+        warnings.warn(
+            "The 'LaunchConfigurationEquals' and 'LaunchConfigurationNotEquals' Conditions are "
+            "deprecated. Use the 'EqualsSubstitution' and 'NotEqualsSubstitution' substitutions "
+            'instead! E.g.: IfCondition(EqualsSubstitution('
+            "LaunchConfiguration('some_launch_arg'), 'some_equality_check'))",
+            UserWarning, stacklevel=2)
         self.__name = launch_configuration_name
         self.__expected = None if expected_value is None \
             else normalize_to_list_of_substitutions(expected_value)

@@ -5,6 +5,7 @@ from . import matchers
 from . import process
 from .execution_complete import ExecutionComplete
 from .include_launch_description import IncludeLaunchDescription
+from .matchers import matches_action
 from .shutdown import Shutdown
 from .timer_event import TimerEvent
 
@@ -13,6 +14,7 @@ __all__ = [
     'process',
     'ExecutionComplete',
     'IncludeLaunchDescription',
+    'matches_action',
     'Shutdown',
     'TimerEvent',
 ]

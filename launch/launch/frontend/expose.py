@@ -1,31 +1,48 @@
 # SPDX-License-Identifier: Apache-2.0
 """expose_action, expose_substitution: make a class usable from frontend launch files."""
 
-from typing import Callable, Dict, Text
+from typing import Any, Callable, cast, Dict, Text
 
 action_parse_methods: Dict[Text, Callable] = {}
 substitution_parse_methods: Dict[Text, Callable] = {}
 
 
-def expose_action(name: Text) -> Callable[[type], type]:
-    """Register the class's ``parse(entity, parser) -> (cls, kwargs)`` for the tag ``name``."""
-    def register(cls: type) -> type:
-        if name in action_parse_methods and action_parse_methods[name] != cls.parse:
-            raise RuntimeError(f"an action is already exposed with the name '{name}'")
-        action_parse_methods[name] = cls.parse          # type: ignore[attr-defined]
-        return cls
-    return register
+def _parse_method(name: Text, exposed: Any, kind: Text) -> Callable:
+    """Return the parse method of a class, or the callable itself (upstream's two forms)."""
+    if isinstance(exposed, type) and callable(getattr(exposed, 'parse', None)):
+        return getattr(exposed, 'parse')
+    if callable(exposed) and not isinstance(exposed, type):
+        return cast(Callable, exposed)
+    raise RuntimeError(f'Exposed {kind} parser for {name} is not a callable or a class '
+                       'containing a parse method')
 
 
-def expose_substitution(name: Text) -> Callable[[type], type]:
-    """Register the class's ``parse(data) -> (cls, kwargs)`` for ``$(name ...)``."""
-    def register(cls: type) -> type:
-        if name in substitution_parse_methods and \
-                substitution_parse_methods[name] != cls.parse:
-            raise RuntimeError(f"a substitution is already exposed with the name '{name}'")
-        substitution_parse_methods[name] = cls.parse    # type: ignore[attr-defined]
-        return cls
-    return register
+def _expose(name: Text, register: Dict[Text, Callable], kind: Text) -> Callable[[Any], Any]:
+    def decorator(exposed: Any) -> Any:
+        method = _parse_method(name, exposed, kind)
+        if name in register and register[name] != method:
+            raise RuntimeError(f"an {kind} is already exposed with the name '{name}'")
+        register[name] = method
+        return exposed
+    return decorator
+
+
+def expose_action(name: Text) -> Callable[[Any], Any]:
+    """
+    Register a parse method for the tag ``name``: ``parse(entity, parser) -> (cls, kwargs)``.
+
+    Decorates a class (its ``parse`` class method) or a function with that signature.
+    """
+    return _expose(name, action_parse_methods, 'action')
+
+
+def expose_substitution(name: Text) -> Callable[[Any], Any]:
+    """
+    Register a parse method for ``$(name ...)``: ``parse(data) -> (cls, kwargs)``.
+
+    Decorates a class (its ``parse`` class method) or a function with that signature.
+    """
+    return _expose(name, substitution_parse_methods, 'substitution')
 
 
 def instantiate_action(entity, parser):

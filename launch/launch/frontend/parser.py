@@ -9,6 +9,7 @@ from .entity import Entity
 from .expose import instantiate_action
 from .parse_substitution import parse_if_substitutions
 from .parse_substitution import parse_substitution
+from .parse_substitution import replace_escaped_characters
 from ..action import Action
 from ..launch_description import LaunchDescription
 from ..substitution import Substitution
@@ -73,11 +74,11 @@ class Parser:
     def parse_if_substitutions(self, value):
         """Return substitutions for text containing ``$(``, else the value unchanged."""
         self.load_launch_extensions()
-        return parse_if_substitutions(value)[1]
+        return parse_if_substitutions(value)
 
     def escape_characters(self, value: Text) -> Text:
-        """Return the text as it is (substitution syntax escaping is not supported)."""
-        return value
+        r"""Return the text with every escaped character (``\$``, ``\(`` ...) replaced."""
+        return replace_escaped_characters(value)
 
     def parse_description(self, entity: Entity) -> LaunchDescription:
         """Return the launch description of a root <launch> entity."""

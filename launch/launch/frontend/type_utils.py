@@ -34,9 +34,9 @@ def coerce_scalar(value: Any, data_type: Any, name: Text, where: Text) -> Any:
     if isinstance(value, str):
         if data_type is bool:
             lowered = value.strip().lower()
-            if lowered in ('true', '1'):
+            if lowered in ('true', '1', 'yes', 'on'):      # YAML 1.1's words, as upstream
                 return True
-            if lowered in ('false', '0'):
+            if lowered in ('false', '0', 'no', 'off'):
                 return False
         else:
             try:

@@ -10,7 +10,7 @@ from ..substitution import Substitution
 
 @expose_substitution('if')
 class IfElseSubstitution(Substitution):
-    """Substitutes ``if_value`` when ``condition`` is true (true/1), else ``else_value``."""
+    """Substitutes ``if_value`` when ``condition`` is true (true/1/yes/on), else ``else_value``."""
 
     def __init__(self, condition: SomeSubstitutionsType,
                  if_value: SomeSubstitutionsType = '',
@@ -38,8 +38,13 @@ class IfElseSubstitution(Substitution):
 
     def perform(self, context) -> Text:
         """Return the chosen value."""
-        from ..conditions import evaluate_condition_expression
+        from .substitution_failure import SubstitutionFailure
         from ..utilities import perform_substitutions
-        if evaluate_condition_expression(context, self.__condition):
+        from ..utilities.type_utils import perform_typed_substitution
+        try:
+            condition = perform_typed_substitution(context, self.__condition, bool)
+        except (TypeError, ValueError) as e:
+            raise SubstitutionFailure(str(e)) from None
+        if condition:
             return perform_substitutions(context, self.__if_value)
         return perform_substitutions(context, self.__else_value)

@@ -8,4 +8,6 @@ from ..substitution import Substitution
 
 def perform_substitutions(context, subs: List[Substitution]) -> Text:
     """Perform each substitution in ``context`` and concatenate the results."""
+    if context is None:     # upstream allows it for substitutions that need no context
+        return ''.join(sub.perform(context) for sub in subs)
     return ''.join(context.perform_substitution(sub) for sub in subs)

@@ -7,8 +7,9 @@ from .normalize_to_list_of_substitutions_impl import normalize_to_list_of_substi
 from .perform_substitutions_impl import perform_substitutions
 from ..substitution import Substitution
 
-_TRUE = ('true', '1')
-_FALSE = ('false', '0')
+# YAML 1.1's words, as upstream's typed substitutions read them
+_TRUE = ('true', '1', 'yes', 'on')
+_FALSE = ('false', '0', 'no', 'off')
 
 
 def _coerce(text: str, data_type: Optional[type]) -> Any:
@@ -20,7 +21,7 @@ def _coerce(text: str, data_type: Optional[type]) -> Any:
             return True
         if lowered in _FALSE:
             return False
-        raise ValueError(f"'{text}' is not a valid bool (true, false, 1 or 0)")
+        raise ValueError(f"'{text}' is not a valid bool (true, false, 1, 0, yes, no, on, off)")
     if data_type is int:
         return int(text)
     if data_type is float:

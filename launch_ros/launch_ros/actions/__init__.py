@@ -4,9 +4,12 @@
 from .node import Node
 from .push_ros_namespace import PushROSNamespace
 from .push_ros_namespace import PushRosNamespace
+from .ros_timer import ROSTimer
+from .ros_timer import RosTimer
 from .set_parameter import SetParameter
 from .set_parameters_from_file import SetParametersFromFile
 from .set_remap import SetRemap
+from .set_ros_log_dir import SetROSLogDir
 from .set_use_sim_time import SetUseSimTime
 from ..refusals import ComposableNodeContainer
 from ..refusals import LifecycleNode
@@ -21,8 +24,11 @@ __all__ = [
     'Node',
     'PushROSNamespace',
     'PushRosNamespace',
+    'ROSTimer',
+    'RosTimer',
     'SetParameter',
     'SetParametersFromFile',
     'SetRemap',
+    'SetROSLogDir',
     'SetUseSimTime',
 ]

@@ -29,19 +29,48 @@ def _looks_like_launch_test(path) -> bool:
         f'mark.{m}' in text for m in MARKERS)
 
 
+def pytest_addoption(parser):
+    """Add ``--launch-args name:=value ...``: arguments of every launch test's launch."""
+    parser.addoption('--launch-args', action='append', nargs='*', default=[],
+                     help="arguments of the launch tests' launches, '<name>:=<value>'")
+
+
+def pytest_addhooks(pluginmanager):
+    """Add launch_testing's hook (``pytest_launch_collect_makemodule``)."""
+    from . import hookspecs
+    pluginmanager.add_hookspecs(hookspecs)
+
+
 def pytest_pycollect_makemodule(module_path, parent):
-    """Take the launch test files."""
+    """Take the launch test files (a plugin's module class first, e.g. the rostest one)."""
     if module_path.suffix == '.py' and _looks_like_launch_test(module_path):
-        return LaunchTestFile.from_parent(parent, path=module_path)
+        module = parent.config.hook.pytest_launch_collect_makemodule(
+            path=module_path, parent=parent, entrypoint=_entrypoint(module_path))
+        if module is not None:
+            return module
+        return LaunchTestModule.from_parent(parent, path=module_path)
     return None
+
+
+def _entrypoint(module_path):
+    """Return the file's generate_test_description, None if it cannot be imported."""
+    from ..test_runner import load_test_module
+    try:
+        return load_test_module(str(module_path)).generate_test_description
+    except Exception:  # noqa: B902 - the module's own collection reports the error
+        return None
 
 
 class LaunchTestFailure(Exception):
     """The failures of one launch test run."""
 
 
-class LaunchTestFile(pytest.File):
+class LaunchTestModule(pytest.File):
     """A launch test file: one item per run (parametrization)."""
+
+    def makeitem(self, *args, **kwargs):
+        """Return the item of one run (subclasses give their own item class)."""
+        return LaunchTestItem.from_parent(*args, **kwargs)
 
     def collect(self):
         """Import the file and return its runs."""
@@ -50,23 +79,28 @@ class LaunchTestFile(pytest.File):
         marks = {m.name for m in getattr(module.generate_test_description, 'pytestmark', [])}
         if not marks & set(MARKERS):
             return
-        for run in make_runs(module, []):
-            yield LaunchTestItem.from_parent(self, name=run.name.split('launch_test_', 1)[-1],
-                                             run=run)
+        launch_args = sum((list(a) for a in self.config.getoption('--launch-args') or []), [])
+        for run in make_runs(module, launch_args):
+            yield self.makeitem(self, name=run.name.split('launch_test_', 1)[-1], run=run)
+
+
+LaunchTestFile = LaunchTestModule   # the name of earlier versions of this plugin
 
 
 class LaunchTestItem(pytest.Item):
     """One run of a launch test file."""
 
-    def __init__(self, *, run, **kwargs):
-        """Create the item."""
+    def __init__(self, *, run, runner_cls=None, **kwargs):
+        """Create the item; ``runner_cls`` is the LaunchTestRunner class that runs it."""
         super().__init__(**kwargs)
         self.run = run
+        self.runner_cls = runner_cls
 
     def runtest(self):
         """Run the launch and its tests; fail with every failing test's report."""
         from ..test_runner import LaunchTestRunner
-        active, post = LaunchTestRunner([self.run]).run_one(self.run)
+        runner_cls = self.runner_cls or LaunchTestRunner
+        active, post = runner_cls([self.run], self.run.launch_args).run_one(self.run)
         problems = []
         for phase, result in (('active', active), ('post-shutdown', post)):
             for case, text in result.failures + result.errors:

@@ -1,9 +1,13 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Output helpers of launch_testing: filters of process output."""
+"""Helpers of launch tests: filters of process output, launch_process."""
 
 import os
 import re
 from typing import Callable, Iterable, Optional
+
+from .process import launch_process, ProcessProxy
+
+__all__ = ['basic_output_filter', 'launch_process', 'normalize_lineseps', 'ProcessProxy']
 
 
 def basic_output_filter(filtered_prefixes: Optional[Iterable[str]] = None,
