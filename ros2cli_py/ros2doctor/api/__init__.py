@@ -12,6 +12,8 @@ is left out: it never stops the others.
 
 import contextlib
 import importlib.metadata
+import sys
+import threading
 from typing import Iterator
 from typing import List
 from typing import Optional
@@ -118,6 +120,83 @@ def _first_line(error: BaseException) -> str:
     return lines[0] if lines else repr(error)
 
 
+class _PerThreadStream:
+    """A stream whose writes from a capturing thread go to that thread's buffer."""
+
+    def __init__(self, stream):
+        self._stream = stream
+        self._local = threading.local()
+
+    def capture(self) -> list:
+        """Buffer this thread's writes from now on; return the buffer."""
+        self._local.buffer = []
+        return self._local.buffer
+
+    def write(self, text):
+        buffer = getattr(self._local, 'buffer', None)
+        if buffer is None:
+            return self._stream.write(text)
+        buffer.append(text)
+        return len(text)
+
+    def flush(self):
+        if getattr(self._local, 'buffer', None) is None:
+            self._stream.flush()
+
+    def __getattr__(self, name):
+        return getattr(self._stream, name)
+
+
+def _preload() -> None:
+    """
+    Import rclpy's core in this thread before the checks run in threads of their own.
+
+    Two threads importing the same package for the first time can find each other's modules
+    half-initialised where the package's modules import one another (rclpy.qos and
+    rclpy.node do): one of them then fails with "partially initialized module".
+    """
+    import rclpy  # noqa: F401
+    import rclpy.executors  # noqa: F401
+    import rclpy.node  # noqa: F401
+    import rclpy.parameter  # noqa: F401
+    import rclpy.qos  # noqa: F401
+
+
+def _concurrently(function, items: list) -> list:
+    """
+    Return ``[function(item) for item in items]``, the calls run in threads of their own.
+
+    The checks mostly wait (discovery, rates measured over a window, network probes), so
+    running them side by side makes ``ros2 doctor`` as long as its longest check, not the sum.
+    What each call prints is held back and printed in the order of ``items`` afterwards, as
+    if they had run one after the other. ``function`` must not raise.
+    """
+    if len(items) < 2:
+        return [function(item) for item in items]
+    from concurrent.futures import ThreadPoolExecutor
+    _preload()
+    out, err = _PerThreadStream(sys.stdout), _PerThreadStream(sys.stderr)
+
+    def run(item):
+        printed, warned = out.capture(), err.capture()
+        return function(item), printed, warned
+
+    sys.stdout, sys.stderr = out, err
+    try:
+        with ThreadPoolExecutor(max_workers=len(items)) as pool:
+            outcomes = list(pool.map(run, items))
+    finally:
+        sys.stdout, sys.stderr = out._stream, err._stream
+    for _, printed, warned in outcomes:
+        if printed:
+            sys.stdout.write(''.join(printed))
+            sys.stdout.flush()
+        if warned:
+            sys.stderr.write(''.join(warned))
+            sys.stderr.flush()
+    return [result for result, _, _ in outcomes]
+
+
 def run_checks(*, include_warnings: bool = False,
                exclude_packages: bool = False) -> Tuple[Set[str], int, int]:
     """
@@ -129,24 +208,31 @@ def run_checks(*, include_warnings: bool = False,
 
     :return: (categories of the failed checks, number of failed checks, number of checks run)
     """
+    excluded = ('PackageCheck',) if exclude_packages else ()
+
+    def run_one(entry_point):
+        name = entry_point.name
+        check = _instantiate(entry_point, 'Check')
+        if check is None:
+            return None
+        try:
+            return check.category(), check.check()
+        except Exception as e:      # noqa: B902 - a failing check never stops the others
+            doctor_warn(f'Fail to call {name} class functions: '
+                        f'{type(e).__name__}: {_first_line(e)}')
+            return None
+
     failed_categories = set()
     failed = 0
     total = 0
-    excluded = ('PackageCheck',) if exclude_packages else ()
-    for entry_point in _entry_points(CHECKS_GROUP, excluded):
-        check = _instantiate(entry_point, 'Check')
-        if check is None:
+    for outcome in _concurrently(run_one, _entry_points(CHECKS_GROUP, excluded)):
+        if outcome is None:
             continue
-        try:
-            category = check.category()
-            result = check.check()
-            if result.error or (include_warnings and result.warning):
-                failed += 1
-                failed_categories.add(category)
-            total += 1
-        except Exception as e:      # noqa: B902 - a failing check never stops the others
-            doctor_warn(f'Fail to call {entry_point.name} class functions: '
-                        f'{type(e).__name__}: {_first_line(e)}')
+        category, result = outcome
+        if result.error or (include_warnings and result.warning):
+            failed += 1
+            failed_categories.add(category)
+        total += 1
     return failed_categories, failed, total
 
 
@@ -160,20 +246,24 @@ def generate_reports(*, categories: Optional[Set[str]] = None,
 
     :return: the Report objects, in entry point order
     """
-    reports = []
     excluded = ('PackageReport',) if exclude_packages else ()
-    for entry_point in _entry_points(REPORTS_GROUP, excluded):
+
+    def build(entry_point):
+        name = entry_point.name
         report = _instantiate(entry_point, 'Report')
         if report is None:
-            continue
+            return None
         try:
-            category = report.category()
-            if categories and category not in categories:
-                continue
-            reports.append(report.report())
+            if categories and report.category() not in categories:
+                return None
+            return report.report()
         except Exception as e:      # noqa: B902 - a failing report never stops the others
-            doctor_warn(f'Fail to call {entry_point.name} class functions: '
+            doctor_warn(f'Fail to call {name} class functions: '
                         f'{type(e).__name__}: {_first_line(e)}')
+            return None
+
+    reports = [r for r in _concurrently(build, _entry_points(REPORTS_GROUP, excluded))
+               if r is not None]
     return reports
 
 
@@ -184,41 +274,29 @@ class _SharedGraph:
 
     def __init__(self):
         self.cli = None
+        self._lock = threading.Lock()     # checks run in threads of their own
+
+    def prefetch(self) -> None:
+        """Make the node now; a failure is left for the check that needs the node to report."""
+        try:
+            self.node()
+        except Exception:       # noqa: B902 - raised again, and reported, where it is needed
+            pass
 
     def node(self):
-        if self.cli is None:
-            from ros2cli_py.graph import CliNode
-            self.cli = CliNode()
-            self.cli.discover()
-            self._catch_up()
-        return self.cli.node
-
-    def _catch_up(self):
-        """
-        Wait until this node knows every node and topic a running daemon knows (at most 5 s).
-
-        A fresh node's discovery may not have begun within its first second on a loaded
-        host, so a settled but empty graph is no proof; the daemon has kept the graph.
-        """
-        from ros2cli_py import daemon
-        from ros2cli_py.graph import DaemonView
-        from ros2cli_py.graph import MAX_DISCOVERY_S
-        client = daemon.connect()
-        if client is None:
-            return
-        try:
-            with DaemonView(client) as view:
-                view.discover()
-                nodes = {tuple(pair) for pair in view.node.get_node_names_and_namespaces()}
-                topics = {name for name, _ in view.node.get_topic_names_and_types()}
-        except (daemon.DaemonError, daemon.DaemonCallError, ValueError):
-            return
-        node = self.cli.node
-
-        def caught_up():
-            return (nodes <= set(node.get_node_names_and_namespaces())
-                    and topics <= {name for name, _ in node.get_topic_names_and_types()})
-        self.cli.wait_until(caught_up, MAX_DISCOVERY_S)
+        with self._lock:
+            if self.cli is None:
+                from ros2cli_py.graph import CliNode
+                # the daemon's graph first: once this command's node joins, the daemon sees
+                # its graph change and would wait for it to settle before answering
+                known = _daemon_graph()
+                cli = CliNode()
+                self.cli = cli
+                if known is None:
+                    cli.discover()
+                else:
+                    _catch_up(cli, *known)
+            return self.cli.node
 
     def close(self):
         if self.cli is not None:
@@ -226,20 +304,87 @@ class _SharedGraph:
             self.cli = None
 
 
+def _daemon_graph():
+    """
+    Return (nodes, {topic: (publishers, subscribers)}) the running daemon knows, or None.
+
+    Hidden nodes (the daemon's own, other commands', a doctor's listeners) are left out, and
+    so are their endpoints: no check looks at them, their names are the last a new node
+    learns, and the endpoints of one that has just exited stay in the daemon's graph until
+    their lease expires, where a new node never sees them. A topic's counts are the numbers
+    of the other nodes that publish / subscribe to it.
+    """
+    from ros2cli_py import daemon
+    from ros2cli_py.graph import DaemonView
+    client = daemon.connect()
+    if client is None:
+        return None
+    try:
+        with DaemonView(client) as view:
+            view.discover()
+            remote = view.node
+            nodes = {tuple(pair) for pair in remote.get_node_names_and_namespaces()
+                     if not pair[0].startswith('_')}
+            publishers: dict = {}
+            subscribers: dict = {}
+            for name, namespace in nodes:
+                for topic, _ in remote.get_publisher_names_and_types_by_node(name, namespace):
+                    publishers[topic] = publishers.get(topic, 0) + 1
+                for topic, _ in remote.get_subscriber_names_and_types_by_node(name, namespace):
+                    subscribers[topic] = subscribers.get(topic, 0) + 1
+    except (daemon.DaemonError, daemon.DaemonCallError, ValueError):
+        return None
+    counts = {topic: (publishers.get(topic, 0), subscribers.get(topic, 0))
+              for topic in set(publishers) | set(subscribers)}
+    return nodes, counts
+
+
+def _catch_up(cli, nodes, counts) -> None:
+    """
+    Spin ``cli`` until it knows what the daemon knows (at most 5 s).
+
+    Every node but the hidden ones, every topic, and on each topic at least as many publishers
+    and subscribers as the daemon counts (the checks read endpoints and their QoS). The daemon
+    has kept the graph, so this replaces the settle wait of a fresh node (1 s at least, and no
+    proof on a loaded host, where a fresh node's discovery may not have begun within its first
+    second).
+    """
+    from ros2cli_py.graph import MAX_DISCOVERY_S
+    node = cli.node
+
+    def caught_up():
+        if not nodes <= set(node.get_node_names_and_namespaces()):
+            return False
+        known = {name for name, _ in node.get_topic_names_and_types()}
+        return all(name in known and node.count_publishers(name) >= pubs
+                   and node.count_subscribers(name) >= subs
+                   for name, (pubs, subs) in counts.items())
+    cli.wait_until(caught_up, MAX_DISCOVERY_S)
+
+
 _shared: Optional[_SharedGraph] = None
 
 
 @contextlib.contextmanager
 def shared_graph() -> Iterator[None]:
-    """Let the checks and reports run inside share one node and one discovery wait."""
+    """
+    Let the checks and reports run inside share one node and one discovery wait.
+
+    The node is made and its discovery started at once, in a thread of its own, while the
+    extensions load; the first check that needs it waits for it.
+    """
     global _shared
     if _shared is not None:
         yield
         return
     _shared = _SharedGraph()
+    _preload()
+    prefetch = threading.Thread(target=_shared.prefetch, name='doctor-graph', daemon=True)
+    prefetch.start()
     try:
         yield
     finally:
+        prefetch.join()
         graph, _shared = _shared, None
         graph.close()
 

@@ -1,0 +1,249 @@
+# SPDX-License-Identifier: Apache-2.0
+"""
+`ros2 doctor` check and report of the AimRT link (entry points in setup.py).
+
+For every running ``aimrt_bridge`` node (silent when there is none; the report then says "not
+running"), from its parameters:
+
+- each AimRT target of ``command_addresses`` accepts a connection (an AimRT http-channel
+  subscriber listens there);
+- the bridge's own HTTP server (``http_host:http_port``) answers an ``application/protobuf``
+  POST (to a channel no route has: answered 404, nothing published);
+- the ROS side flows: for MEASURE_S, the messages the bridge publishes on each state topic
+  (what AimRT POSTs) and the messages on each command topic (what the bridge forwards).
+
+The last successful forward per channel is the bridge's own counter; the node does not
+publish it, so the report says so. Each finding is one line with the fix.
+"""
+
+import threading
+import time
+from typing import Dict, List, Optional, Tuple
+from urllib.parse import quote
+
+from ros2doctor.api import DoctorCheck
+from ros2doctor.api import DoctorReport
+from ros2doctor.api import Report
+from ros2doctor.api import Result
+from ros2doctor.api.link import emit
+from ros2doctor.api.link import Finding
+from ros2doctor.api.link import message_class
+from ros2doctor.api.link import node_parameters
+from ros2doctor.api.link import nodes_named
+from ros2doctor.api.link import private_node_name
+from ros2doctor.api.link import tcp_probe
+
+NODE_NAME = 'aimrt_bridge'
+MEASURE_S = 1.0
+HTTP_TIMEOUT_S = 1.0
+PROBE_TOPIC = '__ros2_doctor__'
+PROBE_TYPE = 'pb:aimrt.protocols.sensor.JointState'
+PARAMS = ('http_host', 'http_port', 'state_aimrt_topics', 'state_ros_topics',
+          'command_ros_topics', 'command_aimrt_topics', 'command_addresses')
+PREFIX = 'AimRT'
+
+
+def split_address(address: str) -> Tuple[str, int]:
+    """Return (host, port) of ``ip:port`` (a ``http://`` prefix allowed); ValueError if not."""
+    text = address.strip()
+    if text.startswith('http://'):
+        text = text[len('http://'):]
+    host, sep, port = text.rstrip('/').rpartition(':')
+    if not sep or not host or not port.isdigit():
+        raise ValueError(f'{address!r} is not ip:port')
+    return host, int(port)
+
+
+def post_probe(host: str, port: int, timeout_s: float = HTTP_TIMEOUT_S
+               ) -> Tuple[Optional[int], str]:
+    """POST an empty protobuf body to a channel of no route; (HTTP status or None, why)."""
+    import http.client
+    path = f"/channel/{quote(PROBE_TOPIC, safe='')}/{quote(PROBE_TYPE, safe='')}"
+    connection = http.client.HTTPConnection(host, port, timeout=timeout_s)
+    try:
+        connection.request('POST', path, body=b'',
+                           headers={'content-type': 'application/protobuf'})
+        response = connection.getresponse()
+        response.read()
+        return response.status, response.reason
+    except (OSError, http.client.HTTPException) as exc:
+        return None, str(exc) or type(exc).__name__
+    finally:
+        connection.close()
+
+
+class Flow:
+    """MEASURE_S of counting the messages on some topics (raw, any publisher's QoS)."""
+
+    def __init__(self, node, topics: Dict[str, str], seconds: float = MEASURE_S):
+        """Count the messages of ``topics`` ({name: type}) on a node of ``node``'s context."""
+        import rclpy
+        from rclpy.executors import SingleThreadedExecutor
+        from rclpy.qos import QoSProfile, ReliabilityPolicy
+        self.counts: Dict[str, int] = dict.fromkeys(topics, 0)
+        if not topics:
+            return
+        listener = rclpy.create_node(private_node_name('aimrt_doctor'), context=node.context,
+                                     start_parameter_services=False)
+        executor = SingleThreadedExecutor(context=node.context)
+        executor.add_node(listener)
+        try:
+            for name, type_name in topics.items():
+                listener.create_subscription(
+                    message_class(type_name), name, lambda _, n=name: self._count(n),
+                    QoSProfile(depth=100, reliability=ReliabilityPolicy.BEST_EFFORT), raw=True)
+            start = time.monotonic()
+            while time.monotonic() - start < seconds:
+                executor.spin_once(timeout_sec=0.02)
+        finally:
+            executor.shutdown()
+            listener.destroy_node()
+
+    def _count(self, name: str) -> None:
+        self.counts[name] += 1
+
+
+def _resolve(namespace: str, topic: str) -> str:
+    return topic if topic.startswith('/') else namespace.rstrip('/') + '/' + topic
+
+
+def bridge_findings(node, fqn: str, params: Optional[dict]
+                    ) -> Tuple[List[Finding], Dict[str, str]]:
+    """Return (findings, report items) of one running bridge."""
+    out: List[Finding] = []
+    items: Dict[str, str] = {}
+    if params is None:
+        out.append(('error', f'{fqn} does not answer its get_parameters service within 1 s: '
+                             'it is stalled (or started without parameter services).'))
+        return out, items
+    namespace = fqn.rsplit('/', 1)[0] or '/'
+    # the bridge's own server
+    host = str(params.get('http_host') or '127.0.0.1')
+    probe_host = '127.0.0.1' if host in ('0.0.0.0', '') else host
+    port = int(params.get('http_port') or 0)
+    status, reason = post_probe(probe_host, port)
+    items['bridge server'] = f'http://{host}:{port}: ' + (
+        f'answers ({status} {reason})' if status is not None else f'no answer ({reason})')
+    if status is None:
+        out.append(('error', f'the bridge {fqn} does not answer an application/protobuf POST on '
+                             f'http://{probe_host}:{port} ({reason}): AimRT cannot deliver '
+                             'states: check http_host/http_port and that nothing else holds '
+                             'the port.'))
+    # the AimRT targets of the commands
+    commands = list(zip(params.get('command_ros_topics') or [],
+                        params.get('command_aimrt_topics') or [],
+                        params.get('command_addresses') or []))
+    for ros_topic, aimrt_topic, addresses in commands:
+        for address in [a for a in str(addresses).split(',') if a.strip()]:
+            try:
+                target_host, target_port = split_address(address)
+            except ValueError:
+                out.append(('error', f'command_addresses entry {address!r} of {fqn} is not '
+                                     'ip:port: e.g. 127.0.0.1:50081.'))
+                continue
+            why = tcp_probe(target_host, target_port)
+            items[f'target {address.strip()}'] = f'{aimrt_topic}: ' + (why or 'reachable')
+            if why:
+                source = _resolve(namespace, ros_topic)
+                out.append(('error', f'AimRT target {address.strip()} of {source} -> '
+                                     f'{aimrt_topic} is not reachable ({why}): '
+                                     'start the AimRT process whose http channel subscriber '
+                                     'listens there, or fix command_addresses.'))
+    # the ROS side
+    known = dict(node.get_topic_names_and_types())
+    state_topics = [_resolve(namespace, t) for t in params.get('state_ros_topics') or []]
+    command_topics = [_resolve(namespace, c[0]) for c in commands]
+    topics = {t: known[t][0] for t in state_topics + command_topics if known.get(t)}
+    flow = Flow(node, topics)
+    silent = []
+    for topic in state_topics:
+        count = flow.counts.get(topic, 0)
+        items[f'state {topic}'] = f'{count / MEASURE_S:.1f} msg/s from AimRT'
+        if not count:
+            silent.append(topic)
+    if state_topics and len(silent) == len(state_topics):
+        out.append(('error', f'no AimRT state reaches ROS through {fqn} in {MEASURE_S:g} s '
+                             f"({', '.join(silent)}): no AimRT publisher POSTs to "
+                             f'http://{host}:{port}: put it in the AimRT http channel '
+                             "backend's server_url_list."))
+    else:
+        for topic in silent:
+            out.append(('warning', f'{topic}: no message from AimRT in {MEASURE_S:g} s: check '
+                                   'that AimRT publishes its topic over the http backend.'))
+    for topic in command_topics:
+        count = flow.counts.get(topic, 0)
+        publishers = node.count_publishers(topic)
+        items[f'command {topic}'] = (f'{publishers} publisher(s), {count / MEASURE_S:.1f} '
+                                     'msg/s to forward; last forward: not published by the '
+                                     'bridge')
+    return out, items
+
+
+def bridge_nodes(node) -> List[str]:
+    """Return the bridges of the graph: nodes named aimrt_bridge (or aimrt_bridge_*)."""
+    names = {name for name, _ in node.get_node_names_and_namespaces()
+             if name == NODE_NAME or name.startswith(NODE_NAME + '_')}
+    return sorted({fqn for name in names for fqn in nodes_named(node, name)})
+
+
+class _Diagnosis:
+    def __init__(self):
+        self.findings: List[Finding] = []
+        self.sections: List[Tuple[str, Dict[str, str]]] = []
+
+
+def diagnose() -> _Diagnosis:
+    """Diagnose every running bridge (see the module docstring)."""
+    from ros2doctor.api import graph_node
+    result = _Diagnosis()
+    with graph_node() as node:
+        for fqn in bridge_nodes(node):
+            found, items = bridge_findings(node, fqn, node_parameters(node, fqn, PARAMS))
+            result.findings += found
+            result.sections.append((fqn, items))
+    return result
+
+
+_lock = threading.Lock()
+_last: Dict[str, object] = {}
+
+
+def _diagnosis(fresh: bool) -> _Diagnosis:
+    with _lock:
+        run = _last.get('run')
+        if fresh or run is None or time.monotonic() - float(_last['at']) > 10.0:  # type: ignore
+            run = diagnose()
+            _last.update(run=run, at=time.monotonic())
+        return run      # type: ignore
+
+
+class AimrtCheck(DoctorCheck):
+    """Check the AimRT link: targets reachable, the bridge's server, topics flowing."""
+
+    def category(self) -> str:
+        """Return 'aimrt'."""
+        return 'aimrt'
+
+    def check(self) -> Result:
+        """Return an error per broken link; nothing when no bridge runs."""
+        return emit(PREFIX, _diagnosis(fresh=True).findings)
+
+
+class AimrtReport(DoctorReport):
+    """Report the AimRT link of every running bridge."""
+
+    def category(self) -> str:
+        """Return 'aimrt'."""
+        return 'aimrt'
+
+    def report(self) -> Report:
+        """Return the AIMRT BRIDGE report; 'not running' without a bridge."""
+        report = Report('AIMRT BRIDGE')
+        run = _diagnosis(fresh=False)
+        if not run.sections:
+            report.add_to_report('status', f'not running (no {NODE_NAME} node)')
+        for title, items in run.sections:
+            report.add_to_report('bridge', title)
+            for name, value in items.items():
+                report.add_to_report(name, value)
+        return report

@@ -1,0 +1,144 @@
+# SPDX-License-Identifier: Apache-2.0
+"""
+Helpers of the vendor extensions that diagnose a robot link (our addition to ros2doctor).
+
+A vendor check collects findings, ``(level, text)`` pairs with level ``'error'`` or
+``'warning'`` and one line of text that names the cause and the fix, and hands them to
+``emit``. The other helpers are what several vendors need: the running nodes of a name, their
+parameters (through the parameter services, bounded in time), a rate from stamps, and a
+TCP probe. Nothing here imports a vendor package.
+"""
+
+import os
+import socket
+import threading
+import time
+from typing import Dict, Iterable, List, Optional, Sequence, Tuple
+
+from ros2doctor.api import Result
+from ros2doctor.api.format import _emit
+
+Finding = Tuple[str, str]
+
+_names = threading.Lock()
+_serial = [0]
+
+
+def emit(prefix: str, findings: Iterable[Finding], result: Optional[Result] = None) -> Result:
+    """
+    Print each finding as one line (``<prefix>: <text>``) and count it in ``result``.
+
+    As doctor_error / doctor_warn print them, naming the file and line that called emit.
+    """
+    result = result if result is not None else Result()
+    for level, text in findings:
+        if level == 'error':
+            _emit(f'ERROR: {prefix}: {text}', 2)
+            result.add_error()
+        else:
+            _emit(f'{prefix}: {text}', 2)
+            result.add_warning()
+    return result
+
+
+def private_node_name(stem: str) -> str:
+    """Return a hidden node name unique in this process (``_<stem>_<pid>_<n>``)."""
+    with _names:
+        _serial[0] += 1
+        return f'_{stem}_{os.getpid()}_{_serial[0]}'
+
+
+def nodes_named(node, name: str) -> List[str]:
+    """Return the fully qualified names of the graph's nodes called ``name``, sorted."""
+    found = []
+    for node_name, namespace in node.get_node_names_and_namespaces():
+        if node_name == name:
+            found.append(namespace.rstrip('/') + '/' + node_name)
+    return sorted(set(found))
+
+
+def node_parameters(node, node_fqn: str, names: Sequence[str],
+                    timeout_s: float = 1.0) -> Optional[Dict[str, object]]:
+    """
+    Return the values of parameters ``names`` of node ``node_fqn`` (None: it does not answer).
+
+    Asked through ``<node>/get_parameters`` from a node of its own on ``node``'s context, so
+    that concurrent checks never share an executor. A parameter that is not set is None.
+    """
+    import rclpy
+    from rcl_interfaces.msg import ParameterType
+    from rcl_interfaces.srv import GetParameters
+    from rclpy.executors import SingleThreadedExecutor
+    from rclpy.parameter import parameter_value_to_python
+
+    asker = rclpy.create_node(private_node_name('doctor_params'), context=node.context,
+                              start_parameter_services=False)
+    executor = SingleThreadedExecutor(context=node.context)
+    executor.add_node(asker)
+    try:
+        client = asker.create_client(GetParameters, node_fqn + '/get_parameters')
+        deadline = time.monotonic() + timeout_s
+        while not client.service_is_ready():
+            if time.monotonic() >= deadline:
+                return None
+            executor.spin_once(timeout_sec=0.02)
+        future = client.call_async(GetParameters.Request(names=list(names)))
+        while not future.done():
+            if time.monotonic() >= deadline:
+                return None
+            executor.spin_once(timeout_sec=0.02)
+        values = future.result().values
+        out: Dict[str, object] = {}
+        for name, value in zip(names, values):
+            out[name] = None if value.type == ParameterType.PARAMETER_NOT_SET \
+                else parameter_value_to_python(value)
+        return out
+    finally:
+        executor.shutdown()
+        asker.destroy_node()
+
+
+def message_class(type_name: str):
+    """Return the Python class of ``pkg/msg/Name`` (ImportError / AttributeError if none)."""
+    import importlib
+    package, _, name = type_name.partition('/msg/')
+    return getattr(importlib.import_module(package + '.msg'), name)
+
+
+def rate_from_stamps(stamps_ns: Sequence[int]) -> Optional[float]:
+    """Return a publisher's rate (Hz) from the median step of its stamps (None: < 3 stamps)."""
+    import statistics
+    ordered = sorted(set(stamps_ns))
+    steps = [b - a for a, b in zip(ordered, ordered[1:]) if b > a]
+    if len(steps) < 2:
+        return None
+    return 1e9 / statistics.median(steps)
+
+
+def rate_finding(what: str, rate: Optional[float], nominal: float, tolerance: float,
+                 window_s: float, fix: str) -> Optional[Finding]:
+    """
+    Return the error of a rate off ``nominal`` by more than ``tolerance`` (a fraction), or None.
+
+    ``rate`` None means no samples in ``window_s``. The text is the "500 Hz topic at 300 Hz"
+    line: the rate measured, the rate expected, then ``fix``.
+    """
+    if rate is None:
+        return ('error', f'{what}: no samples in {window_s:g} s: {fix}')
+    if abs(rate - nominal) > tolerance * nominal:
+        return ('error', f'{what} runs at {rate:.1f} Hz, not {nominal:g} Hz '
+                         f'+- {tolerance:.0%}: {fix}')
+    return None
+
+
+def tcp_probe(host: str, port: int, timeout_s: float = 0.5) -> Optional[str]:
+    """Return None when ``host:port`` accepts a TCP connection, else the reason in a few words."""
+    try:
+        with socket.create_connection((host, int(port)), timeout=timeout_s):
+            return None
+    except socket.timeout:
+        return f'no answer within {timeout_s:g} s'
+    except ConnectionRefusedError:
+        return 'connection refused (nothing listens there)'
+    except OSError as exc:
+        return exc.strerror or type(exc).__name__
