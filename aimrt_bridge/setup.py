@@ -27,4 +27,9 @@ setup(
     # wrapper scans the installed metadata before any of our code could install the
     # SIGINT/SIGTERM handlers; bin/aimrt_bridge_node installs them first (node_runtime.stop).
     scripts=glob('bin/*'),
+    # `ros2 doctor` (ros2doctor's entry points): the AimRT link's check and report
+    entry_points={
+        'ros2doctor.checks': ['AimrtCheck = aimrt_bridge.doctor:AimrtCheck'],
+        'ros2doctor.report': ['AimrtReport = aimrt_bridge.doctor:AimrtReport'],
+    },
 )

@@ -15,7 +15,7 @@ setup(
         ('share/' + package_name + '/config', glob('config/*.yaml')),
         ('share/' + package_name + '/models', glob('models/*.xml')),
         ('share/' + package_name + '/urdf', glob('urdf/*.urdf')),
-        ('share/' + package_name + '/launch', glob('launch/*.launch.py')),
+        ('share/' + package_name + '/launch', glob('launch/*.launch.*')),
     ],
     install_requires=['setuptools'],
     zip_safe=True,

@@ -27,4 +27,9 @@ setup(
     # wrapper scans the installed metadata before any of our code could install the
     # SIGINT/SIGTERM handlers; bin/horus_bridge installs them first (node_runtime.stop).
     scripts=glob('bin/*'),
+    # `ros2 doctor` (ros2doctor's entry points): the HORUS link's check and report
+    entry_points={
+        'ros2doctor.checks': ['HorusCheck = horus_bridge.doctor:HorusCheck'],
+        'ros2doctor.report': ['HorusReport = horus_bridge.doctor:HorusReport'],
+    },
 )

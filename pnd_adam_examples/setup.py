@@ -24,4 +24,9 @@ setup(
     tests_require=['pytest'],
     # Plain scripts, not console_scripts entry points: see scripts/adam_arm_pose.
     scripts=['scripts/adam_arm_pose', 'scripts/adam_state_publisher'],
+    # `ros2 doctor` (ros2doctor's entry points): the PND Adam robot link's check and report
+    entry_points={
+        'ros2doctor.checks': ['PndAdamCheck = pnd_adam_examples.doctor:PndAdamCheck'],
+        'ros2doctor.report': ['PndAdamReport = pnd_adam_examples.doctor:PndAdamReport'],
+    },
 )

@@ -30,4 +30,9 @@ setup(
     # package metadata, a window in which SIGINT/SIGTERM still get Python's defaults.
     scripts=['scripts/robstride_sim_node', 'scripts/robstride_cli',
              'scripts/robstride_fake_motors'],
+    # `ros2 doctor` (ros2doctor's entry points): the RobStride link's check and report
+    entry_points={
+        'ros2doctor.checks': ['RobstrideCheck = robstride_sim.doctor:RobstrideCheck'],
+        'ros2doctor.report': ['RobstrideReport = robstride_sim.doctor:RobstrideReport'],
+    },
 )

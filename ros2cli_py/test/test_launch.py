@@ -2,8 +2,8 @@
 """
 `ros2 launch` as a user types it: ros2launch's options and output, bad input, the HB50 stack.
 
-The live tests start `ros2 launch hb50_nodes hb50_sim.launch.py` (and its XML and YAML forms
-in fixtures/launch) on this session's domain,
+The live tests start `ros2 launch hb50_nodes hb50_sim.launch.py` (and its XML and YAML forms,
+shipped beside it) on this session's domain,
 check with an rclpy subscriber (its own context) that bridge_data and every node's
 heartbeat arrive, and stop it with SIGINT: exit 0, no child left.
 """
@@ -228,15 +228,12 @@ def alive(pid):
         return f.read().rsplit(')', 1)[1].split()[0] != 'Z'
 
 
-FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'fixtures', 'launch')
-
-
 @pytest.mark.parametrize('form,namespace', [
     ('py', '/hb50'), ('py', '/robot2'), ('xml', '/robot3'), ('yaml', '/hb50')])
 def test_hb50_stack_runs_and_stops_on_sigint(ros2, monkeypatch, form, namespace):
     monkeypatch.setenv('ROS_AUTOMATIC_DISCOVERY_RANGE', 'LOCALHOST')
-    argv = ['launch', 'hb50_nodes', 'hb50_sim.launch.py'] if form == 'py' else \
-        ['launch', os.path.join(FIXTURES, f'hb50_sim.launch.{form}')]
+    argv = ['launch', 'hb50_nodes', f'hb50_sim.launch.{form}'] if form != 'xml' else \
+        ['launch', os.path.join(os.path.dirname(HB50_FILE), 'hb50_sim.launch.xml')]
     if namespace != '/hb50':
         argv.append(f'namespace:={namespace}')
     proc = ros2.start(*argv)
