@@ -123,14 +123,20 @@ PARALLEL = 4
 _IMPORT_LINE = 'import time:'
 
 
+# Packages whose lib/<pkg>/ holds test fixtures, not programs for users: launch_testing's
+# example processes sit where upstream's example launch tests look for them, and exit as
+# those examples need (exit_code_proc.py exits 1 on purpose).
+FIXTURE_PACKAGES = {'launch_testing'}
+
+
 def workspace_executables():
     """(package, executable path) of every executable installed by this workspace."""
     install = (WORKSPACE / 'install').resolve()
     found = []
     for package, prefix in sorted(get_resources('packages').items()):
         prefix = pathlib.Path(prefix).resolve()
-        if install not in prefix.parents:
-            continue  # the toolchain's own packages (rclpy, ...)
+        if install not in prefix.parents or package in FIXTURE_PACKAGES:
+            continue  # the toolchain's own packages (rclpy, ...), test fixtures
         lib = prefix / 'lib' / package
         if lib.is_dir():
             found += [(package, path) for path in sorted(lib.iterdir())
