@@ -16,7 +16,6 @@ The last successful forward per channel is the bridge's own counter; the node do
 publish it, so the report says so. Each finding is one line with the fix.
 """
 
-import threading
 import time
 from typing import Dict, List, Optional, Tuple
 from urllib.parse import quote
@@ -31,6 +30,7 @@ from ros2doctor.api.link import message_class
 from ros2doctor.api.link import node_parameters
 from ros2doctor.api.link import nodes_named
 from ros2doctor.api.link import private_node_name
+from ros2doctor.api.link import SharedDiagnosis
 from ros2doctor.api.link import tcp_probe
 
 NODE_NAME = 'aimrt_bridge'
@@ -204,17 +204,8 @@ def diagnose() -> _Diagnosis:
     return result
 
 
-_lock = threading.Lock()
-_last: Dict[str, object] = {}
-
-
-def _diagnosis(fresh: bool) -> _Diagnosis:
-    with _lock:
-        run = _last.get('run')
-        if fresh or run is None or time.monotonic() - float(_last['at']) > 10.0:  # type: ignore
-            run = diagnose()
-            _last.update(run=run, at=time.monotonic())
-        return run      # type: ignore
+# The check runs it fresh; its report, beside it, shares that run.
+_shared = SharedDiagnosis(diagnose)
 
 
 class AimrtCheck(DoctorCheck):
@@ -226,7 +217,7 @@ class AimrtCheck(DoctorCheck):
 
     def check(self) -> Result:
         """Return an error per broken link; nothing when no bridge runs."""
-        return emit(PREFIX, _diagnosis(fresh=True).findings)
+        return emit(PREFIX, _shared.get(fresh=True).findings)
 
 
 class AimrtReport(DoctorReport):
@@ -239,7 +230,7 @@ class AimrtReport(DoctorReport):
     def report(self) -> Report:
         """Return the AIMRT BRIDGE report; 'not running' without a bridge."""
         report = Report('AIMRT BRIDGE')
-        run = _diagnosis(fresh=False)
+        run = _shared.get()
         if not run.sections:
             report.add_to_report('status', f'not running (no {NODE_NAME} node)')
         for title, items in run.sections:

@@ -19,7 +19,6 @@ Each finding is one line with the fix.
 
 import glob
 import os
-import threading
 import time
 from typing import Dict, List, Optional, Tuple
 
@@ -31,6 +30,7 @@ from ros2doctor.api.link import emit
 from ros2doctor.api.link import Finding
 from ros2doctor.api.link import node_parameters
 from ros2doctor.api.link import nodes_named
+from ros2doctor.api.link import SharedDiagnosis
 
 NODE_NAME = 'horus_bridge'
 MEASURE_S = 1.0
@@ -194,17 +194,8 @@ def diagnose(seconds: float = MEASURE_S) -> _Diagnosis:
     return result
 
 
-_lock = threading.Lock()
-_last: Dict[str, object] = {}
-
-
-def _diagnosis(fresh: bool) -> _Diagnosis:
-    with _lock:
-        run = _last.get('run')
-        if fresh or run is None or time.monotonic() - float(_last['at']) > 10.0:  # type: ignore
-            run = diagnose()
-            _last.update(run=run, at=time.monotonic())
-        return run      # type: ignore
+# The check runs it fresh; its report, beside it, shares that run.
+_shared = SharedDiagnosis(diagnose)
 
 
 class HorusCheck(DoctorCheck):
@@ -216,7 +207,7 @@ class HorusCheck(DoctorCheck):
 
     def check(self) -> Result:
         """Return an error per broken topic; nothing when no bridge runs."""
-        return emit(PREFIX, _diagnosis(fresh=True).findings)
+        return emit(PREFIX, _shared.get(fresh=True).findings)
 
 
 class HorusReport(DoctorReport):
@@ -229,7 +220,7 @@ class HorusReport(DoctorReport):
     def report(self) -> Report:
         """Return the HORUS BRIDGE report; 'not running' without a bridge."""
         report = Report('HORUS BRIDGE')
-        run = _diagnosis(fresh=False)
+        run = _shared.get()
         if not run.sections:
             report.add_to_report('status', f'not running (no {NODE_NAME} node, no '
                                            'HORUS_NAMESPACE)')

@@ -23,7 +23,6 @@ Each finding is one line with the fix. Nothing of pnd_adam_sim is imported.
 
 import os
 import re
-import threading
 import time
 from typing import Dict, List, Optional, Tuple
 
@@ -34,6 +33,7 @@ from ros2doctor.api import Result
 from ros2doctor.api.link import emit
 from ros2doctor.api.link import Finding
 from ros2doctor.api.link import private_node_name
+from ros2doctor.api.link import SharedDiagnosis
 
 from .fastdds_profile import PROFILE_ENV, profile_path
 
@@ -299,18 +299,8 @@ def diagnose() -> _Diagnosis:
     return result
 
 
-_lock = threading.Lock()
-_last: Dict[str, object] = {}
-
-
-def _diagnosis(fresh: bool) -> _Diagnosis:
-    """Run diagnose(): fresh for the check, the check's own for its report within 10 s."""
-    with _lock:
-        run = _last.get('run')
-        if fresh or run is None or time.monotonic() - float(_last['at']) > 10.0:  # type: ignore
-            run = diagnose()
-            _last.update(run=run, at=time.monotonic())
-        return run      # type: ignore
+# The check runs it fresh; its report, beside it, shares that run.
+_shared = SharedDiagnosis(diagnose)
 
 
 class PndAdamCheck(DoctorCheck):
@@ -322,7 +312,7 @@ class PndAdamCheck(DoctorCheck):
 
     def check(self) -> Result:
         """Return an error per broken link; nothing when no robot publishes lowstate."""
-        return emit(PREFIX, _diagnosis(fresh=True).findings)
+        return emit(PREFIX, _shared.get(fresh=True).findings)
 
 
 class PndAdamReport(DoctorReport):
@@ -335,7 +325,7 @@ class PndAdamReport(DoctorReport):
     def report(self) -> Report:
         """Return the PND ADAM report; 'not running' when no lowstate was seen."""
         report = Report('PND ADAM')
-        run = _diagnosis(fresh=False)
+        run = _shared.get()
         if not run.running:
             report.add_to_report('status', 'not running (no rt/lowstate on domains '
                                            f"{', '.join(map(str, candidate_domains()))})")

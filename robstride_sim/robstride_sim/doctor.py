@@ -37,6 +37,7 @@ from ros2doctor.api.link import nodes_named
 from ros2doctor.api.link import private_node_name
 from ros2doctor.api.link import rate_finding
 from ros2doctor.api.link import rate_from_stamps
+from ros2doctor.api.link import SharedDiagnosis
 
 NODE_NAME = 'robstride_hardware_interface'
 STATE_TYPE = 'robstride_interfaces/msg/RobstrideState'
@@ -486,16 +487,8 @@ def _graph():
     return graph_node()
 
 
-_last: Dict[str, _Diagnosis] = {}
-
-
-def _diagnosis() -> _Diagnosis:
-    """Run diagnose() once per `ros2 doctor` (a check, then its report, share it)."""
-    if 'run' in _last and time.monotonic() - _last['at'] < 10.0:      # type: ignore
-        return _last['run']
-    run = diagnose()
-    _last.update(run=run, at=time.monotonic())      # type: ignore
-    return run
+# The check runs it fresh; its report, beside it, shares that run.
+_shared = SharedDiagnosis(diagnose)
 
 
 class RobstrideCheck(DoctorCheck):
@@ -507,8 +500,7 @@ class RobstrideCheck(DoctorCheck):
 
     def check(self) -> Result:
         """Return an error per broken link, a warning per doubtful one; nothing if none runs."""
-        _last.clear()
-        return emit(PREFIX, _diagnosis().findings)
+        return emit(PREFIX, _shared.get(fresh=True).findings)
 
 
 class RobstrideReport(DoctorReport):
@@ -521,7 +513,7 @@ class RobstrideReport(DoctorReport):
     def report(self) -> Report:
         """Return the ROBSTRIDE report; 'not running' without a node or a channel."""
         report = Report('ROBSTRIDE')
-        run = _diagnosis()
+        run = _shared.get()
         if not run.running:
             report.add_to_report('status', f'not running (no {NODE_NAME} node; set '
                                            f'{ENV_CAN}=socketcan:can0 to check a bus)')

@@ -13,15 +13,41 @@ import os
 import socket
 import threading
 import time
-from typing import Dict, Iterable, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, Generic, Iterable, List, Optional, Sequence, Tuple, TypeVar
 
 from ros2doctor.api import Result
 from ros2doctor.api.format import _emit
 
 Finding = Tuple[str, str]
+DiagnosisT = TypeVar('DiagnosisT')
 
 _names = threading.Lock()
 _serial = [0]
+
+
+class SharedDiagnosis(Generic[DiagnosisT]):
+    """
+    One diagnosis that a vendor's check and its report share within one `ros2 doctor` run.
+
+    The check asks for a fresh one (``get(fresh=True)``); the report, which runs beside the
+    checks in a thread of its own, takes the last one if it is at most ``max_age_s`` old,
+    else runs it. A lock makes the two wait for one run instead of running it twice.
+    """
+
+    def __init__(self, diagnose: Callable[[], DiagnosisT], max_age_s: float = 10.0) -> None:
+        self._diagnose = diagnose
+        self._max_age_s = max_age_s
+        self._lock = threading.Lock()
+        self._last: Optional[Tuple[DiagnosisT, float]] = None
+
+    def get(self, fresh: bool = False) -> DiagnosisT:
+        """Return the shared diagnosis, run now when ``fresh`` or when none is recent."""
+        with self._lock:
+            last = self._last
+            if fresh or last is None or time.monotonic() - last[1] > self._max_age_s:
+                last = (self._diagnose(), time.monotonic())
+                self._last = last
+            return last[0]
 
 
 def emit(prefix: str, findings: Iterable[Finding], result: Optional[Result] = None) -> Result:
