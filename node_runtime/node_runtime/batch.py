@@ -41,35 +41,6 @@ Taken = Tuple[Any, Dict[str, Any]]
 Handler = Callable[[List[Any]], None]
 
 
-def detach_events(polled: 'PolledSubscription[Any]') -> List[Any]:
-    """
-    Take the QoS event handlers of `polled`'s subscription off its node's waitables.
-
-    A PolledSubscription leaves its subscription out of the executors, but not the
-    subscription's event handlers (incompatible QoS, incompatible type). With rmw_fastrtps
-    such a handler reads as ready whenever a sample waits untaken, so a SingleThreaded or
-    MultiThreaded executor wakes for it, finds no event and waits again at once: a busy loop
-    (about 85 % of a core beside a 500 Hz topic; the EventsExecutor is not affected). Returns
-    the handlers taken off, for reattach_events() before the subscription is destroyed (the
-    node's destroy_subscription() removes them from its waitables again).
-    """
-    node = polled.node
-    detached = []
-    for handler in list(getattr(polled.subscription, 'event_handlers', ())):
-        if handler in node.waitables:
-            node.remove_waitable(handler)
-            detached.append(handler)
-    return detached
-
-
-def reattach_events(polled: 'PolledSubscription[Any]', handlers: Sequence[Any]) -> None:
-    """Give the node back the handlers detach_events() took (before the destroy)."""
-    node = polled.node
-    for handler in handlers:
-        if handler not in node.waitables:
-            node.add_waitable(handler)
-
-
 def max_rate(depth: int, interval_s: float) -> float:
     """Return the highest rate (Hz) at which a history of `depth` loses nothing between wakes."""
     return depth / interval_s if interval_s > 0 else float('inf')
@@ -93,12 +64,9 @@ class Batched:
         self._take = handle.take_message
         self._msg_type = polled.msg_type
         self._raw = polled.raw
-        self._events = detach_events(polled)
 
     def destroy(self) -> None:
-        """Destroy the subscription (its event handlers back on the node first)."""
-        reattach_events(self.polled, self._events)
-        self._events = []
+        """Destroy the subscription."""
         self.polled.destroy()
 
     @property

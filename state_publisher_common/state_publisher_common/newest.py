@@ -35,7 +35,6 @@ class NewestSample:
         self.raw = None
         self.received = 0
         self.polled = None
-        self._events = []
 
     def subscribe(self, node, topic, qos_profile):
         """
@@ -44,11 +43,8 @@ class NewestSample:
         The subscription is the node's (``ros2 node info`` lists it) but no executor serves
         it; destroy() destroys it (the node's destroy_node() would not).
         """
-        from node_runtime.batch import detach_events
         from node_runtime.polled import PolledSubscription
         self.polled = PolledSubscription(node, self.msg_type, topic, qos_profile, raw=True)
-        # Its QoS event handlers would busy-wake a SingleThreadedExecutor (node_runtime.batch).
-        self._events = detach_events(self.polled)
         return self.polled
 
     def store(self, data):
@@ -79,9 +75,6 @@ class NewestSample:
     def destroy(self):
         """Destroy the polled subscription, if subscribe() made one."""
         if self.polled is not None:
-            from node_runtime.batch import reattach_events
-            reattach_events(self.polled, self._events)
-            self._events = []
             self.polled.destroy()
 
 
