@@ -6,7 +6,7 @@ Silent when no HB50 stack runs (no topic of type hb50_commons/msg/BridgeData): t
 passes with nothing to say and the report says "not running". Otherwise, for each namespace
 with a bridge: every topic of the table present with its documented type and its publishers
 with the documented QoS (mabRT best effort / Reliable), subscribers of the Reliable topics
-reliable; the 500 Hz topics measured for MEASURE_S against their rate +- RATE_TOLERANCE (from
+reliable; the 500 Hz topics measured for WINDOW_S against their rate +- RATE_TOLERANCE (from
 the publishers' header stamps: a sample lost by this reader does not lower the figure); a
 heartbeat from every node that publishes heartbeats within HEARTBEAT_S; more than one
 JointCommand source, and which one the bridge obeys; robot_description present. Each finding
@@ -17,6 +17,7 @@ import contextlib
 import os
 import statistics
 import struct
+import threading
 import time
 from typing import Dict, Iterator, List, Optional, Tuple
 
@@ -29,7 +30,8 @@ from ros2doctor.api.format import doctor_warn
 
 from . import topics
 
-MEASURE_S = 2.0
+WINDOW_S = 1.2          # s of listening once the samples flow
+LONGEST_S = 5.0         # s of listening at most when nothing arrives
 RATE_TOLERANCE = 0.02
 HEARTBEAT_S = 1.0
 BRIDGE_TYPE = 'hb50_commons/msg/BridgeData'
@@ -69,14 +71,16 @@ def _graph() -> Iterator[object]:
         rclpy.try_shutdown(context=context)
 
 
+def _namespaces(topic_types) -> List[str]:
+    """Return the namespaces of the BridgeData topics in [(topic, [types])]."""
+    return sorted(name[:-len(topics.BRIDGE_DATA) - 1] or '/' for name, types in topic_types
+                  if name.endswith('/' + topics.BRIDGE_DATA) and BRIDGE_TYPE in types)
+
+
 def bridge_namespaces(node) -> List[str]:
     """Return the namespaces in which a bridge publishes BridgeData ('/hb50' by default)."""
-    found = []
-    for name, types in node.get_topic_names_and_types():
-        if name.endswith('/' + topics.BRIDGE_DATA) and BRIDGE_TYPE in types \
-                and node.count_publishers(name):
-            found.append(name[:-len(topics.BRIDGE_DATA) - 1] or '/')
-    return sorted(found)
+    return [namespace for namespace in _namespaces(node.get_topic_names_and_types())
+            if node.count_publishers(topics.resolve(topics.BRIDGE_DATA, namespace))]
 
 
 def _stamp_ns(data: bytes) -> Optional[int]:
@@ -88,56 +92,115 @@ def _stamp_ns(data: bytes) -> Optional[int]:
 
 
 class Measurement:
-    """What MEASURE_S of listening to one HB50 namespace found."""
+    """
+    What listening to one HB50 namespace found.
 
-    def __init__(self, node, namespace: str, seconds: float = MEASURE_S):
-        """Listen to ``namespace`` for ``seconds`` on a node of ``node``'s context."""
+    The listener subscribes at once and listens in a thread of its own until WINDOW_S after
+    the later of its first 500 Hz sample and the match of its heartbeat subscription's last
+    publisher, so that the window starts when the data flows rather than when discovery
+    began; at most LONGEST_S when nothing arrives (LONGEST_S + WINDOW_S in all). ``wait()``
+    returns when it is done.
+    """
+
+    def __init__(self, node, namespace: str, window: float = WINDOW_S,
+                 longest: float = LONGEST_S):
+        """Subscribe on a node of ``node``'s context and start listening."""
         import rclpy
         from rclpy.executors import SingleThreadedExecutor
         from rclpy.qos import qos_profile_sensor_data
 
         from hb50_commons.msg import BridgeData, BridgeState, JointCommand, RobotState, Status
         from . import qos
+        self.window, self.longest = window, longest
         self.stamps: Dict[str, List[int]] = {name: [] for name in MEASURED}
         self.sources: Dict[str, int] = {}
-        self.heartbeats: Dict[str, List[float]] = {}
+        self.heartbeats: Dict[str, List[float]] = {}       # received (monotonic s)
+        self.beat_stamps: Dict[str, List[float]] = {}      # their header stamps (s)
         self.bridge_status: List[str] = []
-        listener = rclpy.create_node(f'_hb50_doctor_{os.getpid()}', context=node.context,
-                                     start_parameter_services=False)
-        executor = SingleThreadedExecutor(context=node.context)
-        executor.add_node(listener)
+        self.first_sample: Optional[float] = None
+        self.beats_matched: Optional[float] = None
+        self._listener = rclpy.create_node(f'_hb50_doctor_{os.getpid()}', context=node.context,
+                                           start_parameter_services=False)
+        self._executor = SingleThreadedExecutor(context=node.context)
+        self._executor.add_node(self._listener)
         try:
             classes = {topics.BRIDGE_DATA: BridgeData, topics.ROBOT_STATE: RobotState}
             for name in MEASURED:
-                listener.create_subscription(
+                self._listener.create_subscription(
                     classes[name], topics.resolve(name, namespace),
                     lambda data, n=name: self._stamp(n, data), qos_profile_sensor_data, raw=True)
-            listener.create_subscription(JointCommand,
-                                         topics.resolve(topics.JOINT_COMMAND, namespace),
-                                         self._command, qos.JOINT_COMMAND_READER)
-            listener.create_subscription(Status, topics.resolve(topics.HEARTBEAT, namespace),
-                                         self._heartbeat, qos.RELIABLE)
-            listener.create_subscription(BridgeState,
-                                         topics.resolve(topics.BRIDGE_STATE_10HZ, namespace),
-                                         self._bridge_state, qos.RELIABLE)
-            self.start = time.monotonic()
-            while time.monotonic() - self.start < seconds:
-                executor.spin_once(timeout_sec=0.05)
+            self._listener.create_subscription(
+                JointCommand, topics.resolve(topics.JOINT_COMMAND, namespace), self._command,
+                qos.JOINT_COMMAND_READER)
+            self._beats = self._listener.create_subscription(
+                Status, topics.resolve(topics.HEARTBEAT, namespace), self._heartbeat,
+                qos.RELIABLE)
+            self._listener.create_subscription(
+                BridgeState, topics.resolve(topics.BRIDGE_STATE_10HZ, namespace),
+                self._bridge_state, qos.RELIABLE)
+        except BaseException:
+            self._close()
+            raise
+        self.start = self.end = time.monotonic()
+        self._thread = threading.Thread(target=self._listen, name=f'hb50-doctor{namespace}',
+                                        daemon=True)
+        self._thread.start()
+
+    def _done(self, now: float) -> bool:
+        if self.first_sample is None:
+            return now - self.start >= self.longest
+        if now - self.start >= self.longest + self.window:
+            return True
+        anchor = max(self.first_sample, self.beats_matched or self.first_sample)
+        # a heartbeat writer may learn of this reader well after the reader matched it
+        return now - anchor >= self.window and self._heard_every_beating_node()
+
+    def _heard_every_beating_node(self) -> bool:
+        beating = {info.node_name
+                   for info in self._listener.get_publishers_info_by_topic(self._beats.topic_name)}
+        # the listener's graph may still lack a publisher its subscription has matched
+        return beating <= set(self.heartbeats) \
+            and len(self.heartbeats) >= self._beats.get_publisher_count()
+
+    def _listen(self) -> None:
+        matched = 0
+        try:
+            while True:
+                now = time.monotonic()
+                count = self._beats.get_publisher_count()
+                if count > matched:     # one more heartbeat publisher: its window starts
+                    matched, self.beats_matched = count, now
+                if self._done(now):
+                    break
+                self._executor.spin_once(timeout_sec=0.02)
             self.end = time.monotonic()
         finally:
-            executor.shutdown()
-            listener.destroy_node()
+            self._close()
+
+    def _close(self) -> None:
+        self._executor.shutdown()
+        self._listener.destroy_node()
+
+    def wait(self) -> 'Measurement':
+        """Return once the listening is over."""
+        self._thread.join()
+        return self
 
     def _stamp(self, name: str, data: bytes) -> None:
         stamp = _stamp_ns(data)
         if stamp is not None:
             self.stamps[name].append(stamp)
+            if self.first_sample is None:
+                self.first_sample = time.monotonic()
 
     def _command(self, msg) -> None:
         self.sources[msg.source_node] = self.sources.get(msg.source_node, 0) + 1
 
     def _heartbeat(self, msg) -> None:
         self.heartbeats.setdefault(msg.reporting_node, []).append(time.monotonic())
+        stamp = msg.header.stamp
+        self.beat_stamps.setdefault(msg.reporting_node, []).append(
+            stamp.sec + stamp.nanosec * 1e-9)
 
     def _bridge_state(self, msg) -> None:
         self.bridge_status = list(msg.status)
@@ -158,9 +221,18 @@ class Measurement:
         return PRIMARY_SOURCE
 
     def heartbeat_gap(self, node: str) -> float:
-        """Return the longest silence of ``node``'s heartbeats in the window (s)."""
-        beats = [self.start] + self.heartbeats.get(node, []) + [self.end]
-        return max(b - a for a, b in zip(beats, beats[1:]))
+        """
+        Return the longest silence of ``node``'s heartbeats in the window (s).
+
+        Between two beats by their stamps (this listener's own delays do not count), and from
+        the last beat's arrival to the end; a node without a beat is silent from when the
+        last heartbeat publisher matched (before that, discovery).
+        """
+        beats = self.heartbeats.get(node, [])
+        if not beats:
+            return self.end - (self.beats_matched or self.first_sample or self.start)
+        stamps = sorted(self.beat_stamps.get(node, []))
+        return max([b - a for a, b in zip(stamps, stamps[1:])] + [self.end - beats[-1]])
 
 
 def _profile_name(info) -> str:
@@ -203,7 +275,7 @@ def findings(node, namespace: str, measurement: Measurement) -> List[Tuple[str, 
         nominal = topics.TOPICS[name].rate
         rate = measurement.rate(name)
         if rate is None:
-            out.append(('error', f'{topic}: no samples in {MEASURE_S:g} s: check the QoS '
+            out.append(('error', f'{topic}: no samples in {LONGEST_S:g} s: check the QoS '
                                  '(best effort) and that the publisher is not stalled.'))
         elif abs(rate - nominal) > RATE_TOLERANCE * nominal:
             out.append(('error', f'{topic} runs at {rate:.1f} Hz, not {nominal:g} Hz '
@@ -230,16 +302,52 @@ def findings(node, namespace: str, measurement: Measurement) -> List[Tuple[str, 
     return out
 
 
-_measured: Dict[Tuple[int, str], Measurement] = {}
+_measured: Dict[str, Measurement] = {}
+_measured_on: List[object] = []     # the graph node of _measured (kept: its id is not reused)
+_measured_lock = threading.Lock()
+
+
+def _listen(node, namespace: str) -> Measurement:
+    """Start listening to the namespace, once per graph node (check and report share it)."""
+    with _measured_lock:
+        if not _measured_on or _measured_on[0] is not node:
+            _measured.clear()
+            _measured_on[:] = [node]
+        if namespace not in _measured:
+            _measured[namespace] = Measurement(node, namespace)
+        return _measured[namespace]
 
 
 def _measure(node, namespace: str) -> Measurement:
-    """Return the namespace's Measurement, once per graph node (check and report share it)."""
-    key = (id(node), namespace)
-    if key not in _measured:
-        _measured.clear()
-        _measured[key] = Measurement(node, namespace)
-    return _measured[key]
+    """Return the namespace's Measurement once it is over."""
+    return _listen(node, namespace).wait()
+
+
+def _wait_all() -> None:
+    """Return once every listening started is over (none outlives the check's graph)."""
+    with _measured_lock:
+        started = list(_measured.values())
+    for measurement in started:
+        measurement.wait()
+
+
+def _listen_early() -> None:
+    """
+    Start listening to the namespaces the daemon knows, while the doctor's node discovers.
+
+    Inside `ros2 doctor` the shared node exists long before it has caught up with the graph
+    (1-1.5 s here); its subscriptions are discovered alongside, so the window overlaps that.
+    """
+    try:
+        from ros2doctor.api import early_graph
+    except ImportError:     # a ros2doctor without the workspace's shared graph
+        return
+    early = early_graph()
+    if early is None or early[1] is None:
+        return
+    node, known = early
+    for namespace in _namespaces(known.items()):
+        _listen(node, namespace)
 
 
 class HB50Check(DoctorCheck):
@@ -252,15 +360,19 @@ class HB50Check(DoctorCheck):
     def check(self) -> Result:
         """Return an error per broken link, a warning per doubtful one; nothing if no HB50."""
         result = Result()
-        with _graph() as node:
-            for namespace in bridge_namespaces(node):
-                for level, text in findings(node, namespace, _measure(node, namespace)):
-                    if level == 'error':
-                        doctor_error(f'HB50: {text}')
-                        result.add_error()
-                    else:
-                        doctor_warn(f'HB50: {text}')
-                        result.add_warning()
+        _listen_early()
+        try:
+            with _graph() as node:
+                for namespace in bridge_namespaces(node):
+                    for level, text in findings(node, namespace, _measure(node, namespace)):
+                        if level == 'error':
+                            doctor_error(f'HB50: {text}')
+                            result.add_error()
+                        else:
+                            doctor_warn(f'HB50: {text}')
+                            result.add_warning()
+        finally:
+            _wait_all()
         return result
 
 
@@ -274,6 +386,14 @@ class HB50Report(DoctorReport):
     def report(self) -> Report:
         """Return the HB50 STACK report; 'not running' without a bridge."""
         report = Report('HB50 STACK')
+        _listen_early()
+        try:
+            self._fill(report)
+        finally:
+            _wait_all()
+        return report
+
+    def _fill(self, report: Report) -> None:
         with _graph() as node:
             namespaces = bridge_namespaces(node)
             if not namespaces:
@@ -297,4 +417,3 @@ class HB50Report(DoctorReport):
                 report.add_to_report('heartbeats', ', '.join(
                     f'{n} ({len(b)})' for n, b in sorted(measurement.heartbeats.items()))
                     or 'none')
-        return report

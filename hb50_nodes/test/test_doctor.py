@@ -155,3 +155,17 @@ def test_bridge_at_250_hz(stack, capsys):
         r'UserWarning: ERROR: HB50: /hb50/bridge_data runs at 2[45]\d\.\d Hz, not 500 Hz \+- 2%: '
         r'check its `rate` parameter', found[0]), lines
     assert errors >= 1
+
+
+def test_heartbeat_gaps_come_from_the_stamps():
+    # Between beats by the publisher's stamps (a listener that took three beats in one go
+    # does not see a gap), from the last arrival to the end, and a node never heard from is
+    # silent since the last heartbeat publisher matched.
+    from hb50_nodes.doctor import Measurement
+    m = Measurement.__new__(Measurement)
+    m.start, m.first_sample, m.beats_matched, m.end = 0.0, 0.5, 0.8, 2.0
+    m.heartbeats = {'stalled': [1.0, 1.5, 1.9], 'bunched': [1.9, 1.9, 1.9]}
+    m.beat_stamps = {'stalled': [10.0, 10.5, 11.6], 'bunched': [10.0, 10.5, 11.0]}
+    assert m.heartbeat_gap('stalled') == pytest.approx(1.1)
+    assert m.heartbeat_gap('bunched') == pytest.approx(0.5)
+    assert m.heartbeat_gap('silent') == pytest.approx(1.2)

@@ -3,6 +3,7 @@
 
 import os
 import sys
+from typing import Dict, List, Sequence, Set, Tuple
 
 from ament_index_python.packages import get_package_prefix
 from ament_index_python.packages import get_packages_with_prefixes
@@ -15,7 +16,7 @@ from ros2cli_py.errors import CommandError
 INTERFACE_KINDS = ('msg', 'srv', 'action')
 
 
-def add_toolchain_prefix():
+def add_toolchain_prefix() -> None:
     """
     Put the interpreter's own prefix (the PyPI venv) on AMENT_PREFIX_PATH if it has an index.
 
@@ -30,12 +31,12 @@ def add_toolchain_prefix():
         os.environ['AMENT_PREFIX_PATH'] = os.pathsep.join(paths)
 
 
-def package_names():
+def package_names() -> List[str]:
     """Sorted names of every package in the ament index."""
     return sorted(get_packages_with_prefixes())
 
 
-def package_prefix(name):
+def package_prefix(name: str) -> str:
     """Install prefix of a package, or CommandError 'Package not found'."""
     try:
         return get_package_prefix(name)
@@ -43,7 +44,7 @@ def package_prefix(name):
         raise CommandError('Package not found') from None
 
 
-def executable_paths(package):
+def executable_paths(package: str) -> List[str]:
     """List the executable files below <prefix>/lib/<package>, sorted like ros2pkg."""
     base = os.path.join(package_prefix(package), 'lib', package)
     found = []
@@ -56,18 +57,18 @@ def executable_paths(package):
     return found
 
 
-def interface_packages():
+def interface_packages() -> List[str]:
     """Sorted names of the packages that register interfaces."""
     return sorted(get_resources('rosidl_interfaces'))
 
 
-def package_interfaces(package):
+def package_interfaces(package: str) -> Dict[str, List[str]]:
     """{kind: sorted names} of one package's interfaces; CommandError if it has none."""
     try:
         content, _ = get_resource('rosidl_interfaces', package)
     except LookupError:
         raise CommandError(f"Unknown package '{package}'") from None
-    result = {kind: set() for kind in INTERFACE_KINDS}
+    result: Dict[str, Set[str]] = {kind: set() for kind in INTERFACE_KINDS}
     for line in content.splitlines():
         line = line.strip()
         if not line:
@@ -79,12 +80,13 @@ def package_interfaces(package):
     return {kind: sorted(names) for kind, names in result.items()}
 
 
-def all_interfaces():
+def all_interfaces() -> Dict[str, Dict[str, List[str]]]:
     """{package: {kind: names}} of every interface package."""
     return {pkg: package_interfaces(pkg) for pkg in interface_packages()}
 
 
-def resolve_interface(identifier, kinds=INTERFACE_KINDS):
+def resolve_interface(identifier: str,
+                      kinds: Sequence[str] = INTERFACE_KINDS) -> Tuple[str, str, str]:
     """
     (package, kind, name) of 'pkg/kind/Name', or of the short form 'pkg/Name'.
 
@@ -113,7 +115,7 @@ def resolve_interface(identifier, kinds=INTERFACE_KINDS):
     raise CommandError(f"Could not find the interface '{path}'")
 
 
-def interface_file(package, kind, name):
+def interface_file(package: str, kind: str, name: str) -> str:
     """Path of the installed .msg/.srv/.action definition."""
     path = os.path.join(package_prefix(package), 'share', package, kind, f'{name}.{kind}')
     if not os.path.isfile(path):

@@ -5,7 +5,7 @@ import argparse
 import math
 
 
-def positive_int(text):
+def positive_int(text: str) -> int:
     """Argparse type: an integer > 0."""
     try:
         value = int(text)
@@ -16,7 +16,7 @@ def positive_int(text):
     return value
 
 
-def unsigned_int(text):
+def unsigned_int(text: str) -> int:
     """Argparse type: an integer >= 0."""
     try:
         value = int(text)
@@ -27,7 +27,7 @@ def unsigned_int(text):
     return value
 
 
-def positive_float(text):
+def positive_float(text: str) -> float:
     """Argparse type: a finite float > 0."""
     try:
         value = float(text)
@@ -38,7 +38,7 @@ def positive_float(text):
     return value
 
 
-def nonnegative_float(text):
+def nonnegative_float(text: str) -> float:
     """Argparse type: a float >= 0 (not NaN)."""
     try:
         value = float(text)

@@ -13,6 +13,7 @@ from collections import OrderedDict
 import math
 import sys
 import time
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 import numpy
 from rosidl_parser.definition import AbstractNestedType
@@ -26,11 +27,11 @@ from rosidl_parser.definition import UnboundedSequence
 import yaml
 
 
-class _Dumper(yaml.Dumper):
+class _Dumper(yaml.Dumper):  # type: ignore[misc, unused-ignore]  # yaml: Any
     """PyYAML's default dumper, mappings kept in field order."""
 
 
-def _represent_ordered(dumper, data):
+def _represent_ordered(dumper: Any, data: 'OrderedDict[str, Any]') -> Any:
     items = [(dumper.represent_data(k), dumper.represent_data(v)) for k, v in data.items()]
     return yaml.nodes.MappingNode('tag:yaml.org,2002:map', items)
 
@@ -38,14 +39,15 @@ def _represent_ordered(dumper, data):
 _Dumper.add_representer(OrderedDict, _represent_ordered)
 
 
-def is_message(value):
+def is_message(value: Any) -> bool:
     """Tell whether ``value`` is an instance of a generated rosidl message class."""
     return hasattr(value, 'get_fields_and_field_types') and hasattr(value, 'SLOT_TYPES')
 
 
-def _type_name(value_type):
+def _type_name(value_type: Any) -> str:
     if isinstance(value_type, BasicType):
-        return value_type.typename
+        typename: str = value_type.typename
+        return typename
     if isinstance(value_type, AbstractString):
         return 'string'
     if isinstance(value_type, AbstractWString):
@@ -55,7 +57,7 @@ def _type_name(value_type):
     return 'unknown'
 
 
-def _abbreviate(value, field_type):
+def _abbreviate(value: Any, field_type: Any) -> str:
     name = _type_name(field_type.value_type)
     if isinstance(field_type, Array):
         return f'<array type: {name}[{field_type.size}]>'
@@ -66,7 +68,8 @@ def _abbreviate(value, field_type):
     return 'unknown'
 
 
-def _convert(value, field_type=None, truncate=None, no_arr=False, no_str=False):
+def _convert(value: Any, field_type: Any = None, truncate: Optional[int] = None,
+             no_arr: bool = False, no_str: bool = False) -> Any:
     if isinstance(value, bytes):
         if truncate is not None and len(value) > truncate:
             return ''.join(chr(c) for c in value[:truncate]) + '...'
@@ -78,7 +81,7 @@ def _convert(value, field_type=None, truncate=None, no_arr=False, no_str=False):
             return value[:truncate] + '...'
         return value
     if isinstance(value, (list, tuple, array.array, numpy.ndarray)):
-        kind = tuple if isinstance(value, tuple) else list
+        kind: Callable[[List[Any]], Any] = tuple if isinstance(value, tuple) else list
         if no_arr and field_type is not None:
             return _abbreviate(value, field_type)
         items = value
@@ -98,32 +101,36 @@ def _convert(value, field_type=None, truncate=None, no_arr=False, no_str=False):
     return value
 
 
-def message_to_ordereddict(msg, truncate=None, no_arr=False, no_str=False):
+def message_to_ordereddict(msg: Any, truncate: Optional[int] = None, no_arr: bool = False,
+                           no_str: bool = False) -> 'OrderedDict[str, Any]':
     """Fields of a message, in definition order, converted for YAML."""
-    out = OrderedDict()
+    out: 'OrderedDict[str, Any]' = OrderedDict()
     for name, slot_type in zip(msg.get_fields_and_field_types(), msg.SLOT_TYPES):
         out[name] = _convert(getattr(msg, name), slot_type, truncate, no_arr, no_str)
     return out
 
 
-def message_to_yaml(msg, truncate=None, no_arr=False, no_str=False, flow_style=False):
+def message_to_yaml(msg: Any, truncate: Optional[int] = None, no_arr: bool = False,
+                    no_str: bool = False, flow_style: bool = False) -> str:
     """YAML text of a message, as ``ros2 topic echo`` prints it (before the '---')."""
     return dump_yaml(message_to_ordereddict(msg, truncate, no_arr, no_str), flow_style)
 
 
-def dump_yaml(fields, flow_style=False):
+def dump_yaml(fields: Any, flow_style: bool = False) -> str:
     """YAML text of fields from message_to_ordereddict (echo's style)."""
-    return yaml.dump(fields, Dumper=_Dumper, allow_unicode=True, width=sys.maxsize,
-                     default_flow_style=flow_style)
+    text: str = yaml.dump(fields, Dumper=_Dumper, allow_unicode=True, width=sys.maxsize,
+                          default_flow_style=flow_style)
+    return text
 
 
-def message_to_csv(msg, truncate=None, no_arr=False, no_str=False):
+def message_to_csv(msg: Any, truncate: Optional[int] = None, no_arr: bool = False,
+                   no_str: bool = False) -> str:
     """All leaf values of a message separated by commas (``ros2 topic echo --csv``)."""
-    def text(value, field_type=None):
+    def text(value: Any, field_type: Any = None) -> str:
         if isinstance(value, (list, tuple, array.array, numpy.ndarray)):
             if no_arr and field_type is not None:
                 return _abbreviate(value, field_type)
-            parts = []
+            parts: List[str] = []
             for i, item in enumerate(value):
                 if truncate is not None and i >= truncate:
                     parts.append('...')
@@ -133,9 +140,10 @@ def message_to_csv(msg, truncate=None, no_arr=False, no_str=False):
         if isinstance(value, (bool, bytes, float, int, str, numpy.number)):
             if no_str and isinstance(value, str):
                 value = f'<string length: <{len(value)}>>'
-            elif isinstance(value, (bytes, str)) and truncate is not None \
-                    and len(value) > truncate:
-                value = value[:truncate] + (b'...' if isinstance(value, bytes) else '...')
+            elif isinstance(value, bytes) and truncate is not None and len(value) > truncate:
+                value = value[:truncate] + b'...'
+            elif isinstance(value, str) and truncate is not None and len(value) > truncate:
+                value = value[:truncate] + '...'
             return str(value)
         return message_to_csv(value, truncate, no_arr, no_str)
 
@@ -150,13 +158,13 @@ class FieldError(ValueError):
     """A value that does not fit its field; the message names the field path."""
 
 
-def _import_namespaced(nstype):
+def _import_namespaced(nstype: Any) -> Any:
     import importlib
     module = importlib.import_module('.'.join(nstype.namespaces))
     return getattr(module, nstype.name)
 
 
-def new_message(cls):
+def new_message(cls: Any) -> Any:
     """Create an instance whose setters check types and ranges (whatever the environment)."""
     try:
         return cls(check_fields=True)
@@ -164,7 +172,7 @@ def new_message(cls):
         return cls()
 
 
-def _basic(value, slot_type, path):
+def _basic(value: Any, slot_type: Any, path: str) -> Any:
     """Convert a value for a BasicType / string field, refusing lossy conversions."""
     if isinstance(slot_type, (AbstractString, AbstractWString)):
         if isinstance(value, (dict, list)):
@@ -215,7 +223,7 @@ def _basic(value, slot_type, path):
 
 
 _FLT_MAX = 3.4028234663852886e38
-_INT_BOUNDS = {
+_INT_BOUNDS: Dict[str, Tuple[int, int]] = {
     'int8': (-2**7, 2**7 - 1), 'uint8': (0, 2**8 - 1),
     'int16': (-2**15, 2**15 - 1), 'uint16': (0, 2**16 - 1),
     'int32': (-2**31, 2**31 - 1), 'uint32': (0, 2**32 - 1),
@@ -227,10 +235,10 @@ _INT_BOUNDS = {
 class Stamper:
     """Setters that put the current time into 'auto' headers and 'now' times."""
 
-    def __init__(self):
-        self.setters = []
+    def __init__(self) -> None:
+        self.setters: List[Callable[[Any], None]] = []
 
-    def __call__(self, clock_now=None):
+    def __call__(self, clock_now: Optional[int] = None) -> None:
         """Stamp every registered field with the current time."""
         from builtin_interfaces.msg import Time
         ns = time.time_ns() if clock_now is None else clock_now
@@ -238,7 +246,8 @@ class Stamper:
             setter(Time(sec=ns // 1_000_000_000, nanosec=ns % 1_000_000_000))
 
 
-def set_message_fields(msg, values, stamper=None, path=''):
+def set_message_fields(msg: Any, values: Any, stamper: Optional[Stamper] = None,
+                       path: str = '') -> None:
     """
     Fill ``msg`` from a YAML mapping; unnamed fields keep their defaults.
 
@@ -265,14 +274,18 @@ def set_message_fields(msg, values, stamper=None, path=''):
             raise FieldError(f"{where}: invalid value '{value}' ({detail})") from None
 
 
-def _field_value(msg, name, slot_type, value, stamper, where):
+def _field_value(msg: Any, name: str, slot_type: Any, value: Any, stamper: Optional[Stamper],
+                 where: str) -> Any:
     if isinstance(slot_type, NamespacedType):
         cls = _import_namespaced(slot_type)
         full = '/'.join(slot_type.namespaced_name())
         if stamper is not None and full == 'std_msgs/msg/Header' and value == 'auto':
-            sub = new_message(cls)
-            stamper.setters.append(lambda t, sub=sub: setattr(sub, 'stamp', t))
-            return sub
+            header = new_message(cls)
+
+            def stamp(t: Any) -> None:
+                header.stamp = t
+            stamper.setters.append(stamp)
+            return header
         if stamper is not None and full == 'builtin_interfaces/msg/Time' and value == 'now':
             stamper.setters.append(lambda t: setattr(msg, name, t))
             return new_message(cls)

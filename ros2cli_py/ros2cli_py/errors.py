@@ -5,6 +5,6 @@
 class CommandError(Exception):
     """A user-facing error: printed as one line on stderr, exit code ``code``."""
 
-    def __init__(self, message, code=1):
+    def __init__(self, message: str, code: int = 1) -> None:
         super().__init__(message)
         self.code = code

@@ -3,8 +3,12 @@
 
 import os
 import time
+from typing import Any, Callable, List, Optional, Tuple, TYPE_CHECKING, TypeVar
 
 from ros2cli_py.errors import CommandError
+
+if TYPE_CHECKING:
+    from ros2cli_py.daemon import Client
 
 # ros2cli without its daemon spins 0.5 s before answering; this waits at least 1 s and
 # then until the graph (names, types and endpoint counts) stopped changing for SETTLE_S, so a
@@ -27,8 +31,17 @@ GRAPH_METHODS = (
 # Hidden nodes of this tool that no listing shows: every command's own node and the daemon's.
 OWN_NODE_PREFIX = '_ros2cli_py_'
 
+#: [(name, [types])] of topics, services or actions
+NamesAndTypes = List[Tuple[str, List[str]]]
 
-def topic_or_service_is_hidden(name):
+#: What decides that discovery moved on: nodes, topics with their endpoint counts, services.
+GraphSnapshot = Tuple[Tuple[Any, ...], Tuple[Any, ...], Tuple[Any, ...]]
+
+_T = TypeVar('_T')
+_View = TypeVar('_View', bound='GraphView')
+
+
+def topic_or_service_is_hidden(name: str) -> bool:
     """Return whether a topic/service name has a token starting with '_' (rclpy's rule)."""
     return any(token.startswith('_') for token in name.split('/'))
 
@@ -40,27 +53,26 @@ class GraphView:
     Subclasses give ``node``, ``spin_for``, ``discover`` and ``close``.
     """
 
-    node = None
-    spin_time = None
+    node: Any = None
+    spin_time: Optional[float] = None
 
-    def __enter__(self):
+    def __enter__(self: _View) -> _View:
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> None:
         self.close()
-        return False
 
-    def close(self):
+    def close(self) -> None:
         """Release what the view holds."""
 
-    def spin_for(self, seconds):
+    def spin_for(self, seconds: float) -> None:
         """Let ``seconds`` pass (serving callbacks where there are any)."""
         time.sleep(seconds)
 
-    def discover(self):
+    def discover(self) -> None:
         """Make sure the graph is discovered before an answer is read."""
 
-    def wait_until(self, predicate, timeout):
+    def wait_until(self, predicate: Callable[[], _T], timeout: float) -> Optional[_T]:
         """Spin until ``predicate()`` is truthy (returned) or ``timeout`` s pass (None)."""
         deadline = time.monotonic() + timeout
         while True:
@@ -73,26 +85,27 @@ class GraphView:
 
     # -- graph queries ----------------------------------------------------------------------
 
-    def topics(self, include_hidden=False):
+    def topics(self, include_hidden: bool = False) -> NamesAndTypes:
         """[(name, [types])] sorted by name."""
         return sorted((n, list(t)) for n, t in self.node.get_topic_names_and_types()
                       if include_hidden or not topic_or_service_is_hidden(n))
 
-    def topic_types(self, topic):
+    def topic_types(self, topic: str) -> List[str]:
         """Types of one topic ([] when unknown)."""
         for name, types in self.node.get_topic_names_and_types():
             if name == topic:
                 return list(types)
         return []
 
-    def services(self, include_hidden=False):
+    def services(self, include_hidden: bool = False) -> NamesAndTypes:
         """[(name, [types])] sorted by name; never the services of this tool's own nodes."""
         own = '/' + OWN_NODE_PREFIX
         return sorted((n, list(t)) for n, t in self.node.get_service_names_and_types()
                       if (include_hidden or not topic_or_service_is_hidden(n))
                       and not n.startswith(own))
 
-    def node_pairs(self, include_hidden=False, include_own=False):
+    def node_pairs(self, include_hidden: bool = False,
+                   include_own: bool = False) -> List[Tuple[str, str]]:
         """
         [(name, namespace)] of the graph's nodes, this tool's own nodes left out.
 
@@ -103,17 +116,18 @@ class GraphView:
                 if (include_hidden or not n.startswith('_'))
                 and (include_own or not n.startswith(OWN_NODE_PREFIX))]
 
-    def node_names(self, include_hidden=False):
+    def node_names(self, include_hidden: bool = False) -> List[str]:
         """Sorted full names of the nodes in the graph."""
         return sorted({full_node_name(ns, n) for n, ns in self.node_pairs(include_hidden)})
 
-    def find_node(self, wanted, timeout=None, include_hidden=True):
+    def find_node(self, wanted: str, timeout: Optional[float] = None,
+                  include_hidden: bool = True) -> Tuple[str, str]:
         """(name, namespace) of a node by full name, waiting for discovery; CommandError."""
         full = absolute_node_name(wanted)
         if not include_hidden and full.rsplit('/', 1)[-1].startswith('_'):
             raise CommandError('Node not found')
 
-        def lookup():
+        def lookup() -> Optional[Tuple[str, str]]:
             for name, ns in self.node.get_node_names_and_namespaces():
                 if full_node_name(ns, name) == full:
                     return (name, ns)
@@ -123,20 +137,20 @@ class GraphView:
             raise CommandError('Node not found')
         return found
 
-    def count_node(self, full):
+    def count_node(self, full: str) -> int:
         """How many nodes in the graph have the full name ``full``."""
         return sum(1 for name, ns in self.node.get_node_names_and_namespaces()
                    if full_node_name(ns, name) == full)
 
-    def actions(self):
+    def actions(self) -> NamesAndTypes:
         """[(name, [types])] of the actions in the graph, sorted by name."""
         return sorted((n, list(t)) for n, t in self.action_names_and_types())
 
-    def action_names_and_types(self):
+    def action_names_and_types(self) -> NamesAndTypes:
         """Actions in the graph (from their topics and services, as rclpy.action.graph)."""
         raise NotImplementedError
 
-    def action_endpoints_by_node(self, kind, name, namespace):
+    def action_endpoints_by_node(self, kind: str, name: str, namespace: str) -> NamesAndTypes:
         """Return [(action, [types])] of one node's action servers ('server') or clients."""
         raise NotImplementedError
 
@@ -144,7 +158,8 @@ class GraphView:
 class CliNode(GraphView):
     """A hidden node (name starting with '_') on its own context, spun on demand."""
 
-    def __init__(self, name=None, spin_time=None, executor=None, use_sim_time=False):
+    def __init__(self, name: Optional[str] = None, spin_time: Optional[float] = None,
+                 executor: Optional[str] = None, use_sim_time: bool = False) -> None:
         from node_runtime.runner import RosSession
         import rclpy
         from rclpy.executors import SingleThreadedExecutor
@@ -174,15 +189,15 @@ class CliNode(GraphView):
         self.executor.add_node(self.node)
         self.spin_time = spin_time
 
-    def close(self):
+    def close(self) -> None:
         """Shut the executor down, destroy the node, shut its context down (idempotent)."""
         self._session.close()
 
-    def spin_once(self, timeout_sec=0.1):
+    def spin_once(self, timeout_sec: float = 0.1) -> None:
         """Serve callbacks for at most ``timeout_sec``."""
         self.executor.spin_once(timeout_sec=timeout_sec)
 
-    def spin_for(self, seconds):
+    def spin_for(self, seconds: float) -> None:
         """Serve callbacks for ``seconds``."""
         deadline = time.monotonic() + seconds
         while True:
@@ -191,27 +206,31 @@ class CliNode(GraphView):
                 return
             self.executor.spin_once(timeout_sec=min(left, 0.05))
 
-    def _snapshot(self):
-        # Endpoint counts too: a topic already known from one node's subscription gains its
-        # publisher when the publishing node's endpoints are discovered, which changes no name.
+    def snapshot(self) -> GraphSnapshot:
+        """
+        Return what this node knows of the graph now, to compare with a later snapshot.
+
+        Endpoint counts too: a topic already known from one node's subscription gains its
+        publisher when the publishing node's endpoints are discovered, which changes no name.
+        """
         n = self.node
         return (tuple(sorted(n.get_node_names_and_namespaces())),
                 tuple(sorted((t, tuple(ty), n.count_publishers(t), n.count_subscribers(t))
                              for t, ty in n.get_topic_names_and_types())),
                 tuple(sorted((s, tuple(ty)) for s, ty in n.get_service_names_and_types())))
 
-    def discover(self):
+    def discover(self) -> None:
         """Wait for DDS discovery: spin_time if given, else until the graph settles."""
         if self.spin_time is not None:
             self.spin_for(self.spin_time)
             return
         start = time.monotonic()
-        last = self._snapshot()
+        last = self.snapshot()
         changed = start
         while True:
             self.spin_for(0.05)
             now = time.monotonic()
-            snap = self._snapshot()
+            snap = self.snapshot()
             if snap != last:
                 last, changed = snap, now
             if now - start >= MIN_DISCOVERY_S and now - changed >= SETTLE_S:
@@ -219,26 +238,28 @@ class CliNode(GraphView):
             if now - start >= MAX_DISCOVERY_S:
                 return
 
-    def action_names_and_types(self):
+    def action_names_and_types(self) -> NamesAndTypes:
         """Actions in the graph (from their topics and services, as rclpy.action.graph)."""
         from rclpy.action.graph import get_action_names_and_types
-        return get_action_names_and_types(self.node)
+        found: NamesAndTypes = get_action_names_and_types(self.node)
+        return found
 
-    def action_endpoints_by_node(self, kind, name, namespace):
+    def action_endpoints_by_node(self, kind: str, name: str, namespace: str) -> NamesAndTypes:
         """Return [(action, [types])] of one node's action servers ('server') or clients."""
         from rclpy.action import graph
         query = (graph.get_action_server_names_and_types_by_node if kind == 'server'
                  else graph.get_action_client_names_and_types_by_node)
-        return query(self.node, name, namespace)
+        found: NamesAndTypes = query(self.node, name, namespace)
+        return found
 
 
 class _RemoteNode:
     """The daemon's answers to the node methods of GRAPH_METHODS."""
 
-    def __init__(self, client):
+    def __init__(self, client: 'Client') -> None:
         self._client = client
 
-    def __getattr__(self, name):
+    def __getattr__(self, name: str) -> Callable[..., Any]:
         if name not in GRAPH_METHODS:
             raise AttributeError(name)
         return lambda *args: self._client.call(name, *args)
@@ -253,33 +274,36 @@ class DaemonView(GraphView):
     that (an unknown name is unknown now, as with ros2cli's daemon).
     """
 
-    def __init__(self, client):
+    def __init__(self, client: 'Client') -> None:
         self.client = client
         self.node = _RemoteNode(client)
 
-    def close(self):
+    def close(self) -> None:
         """Close the connection to the daemon."""
         self.client.close()
 
-    def discover(self):
+    def discover(self) -> None:
         """Let the daemon finish a discovery in progress."""
         self.client.call('discover')
 
-    def wait_until(self, predicate, timeout):
+    def wait_until(self, predicate: Callable[[], _T], timeout: float) -> Optional[_T]:
         """Return the predicate's value once the daemon's graph settled (None if falsy)."""
         self.discover()
         return predicate() or None
 
-    def action_names_and_types(self):
+    def action_names_and_types(self) -> NamesAndTypes:
         """Actions in the daemon's graph."""
-        return self.client.call('action_names_and_types')
+        found: NamesAndTypes = self.client.call('action_names_and_types')
+        return found
 
-    def action_endpoints_by_node(self, kind, name, namespace):
+    def action_endpoints_by_node(self, kind: str, name: str, namespace: str) -> NamesAndTypes:
         """Return [(action, [types])] of one node's action servers ('server') or clients."""
-        return self.client.call('action_endpoints_by_node', kind, name, namespace)
+        found: NamesAndTypes = self.client.call('action_endpoints_by_node', kind, name,
+                                                namespace)
+        return found
 
 
-def open_graph(args):
+def open_graph(args: Any) -> GraphView:
     """
     Return the graph view of a verb: the daemon's, else a node of our own (ros2cli's rule).
 
@@ -289,6 +313,7 @@ def open_graph(args):
     """
     spin_time = getattr(args, 'spin_time', None)
     if not getattr(args, 'no_daemon', False):
+        # the client loads with the first graph verb only (hashlib, json, socket)
         from ros2cli_py import daemon
         client = daemon.connect()
         if client is not None:
@@ -297,17 +322,17 @@ def open_graph(args):
     return CliNode(spin_time=spin_time)
 
 
-def full_node_name(namespace, name):
+def full_node_name(namespace: str, name: str) -> str:
     """'/ns/name' from a namespace and a name."""
     return namespace.rstrip('/') + '/' + name
 
 
-def absolute_node_name(name):
+def absolute_node_name(name: str) -> str:
     """Return a node name with its leading '/'."""
     return name if name.startswith('/') else '/' + name
 
 
-def expand_topic(name, what='topic'):
+def expand_topic(name: str, what: str = 'topic') -> str:
     """Fully qualified topic/service name, or CommandError for an invalid one."""
     from rclpy.expand_topic_name import expand_topic_name
     from rclpy.validate_full_topic_name import validate_full_topic_name
@@ -317,4 +342,5 @@ def expand_topic(name, what='topic'):
     except Exception as e:      # noqa: B902 - rclpy raises several types for bad names
         text = str(e).strip().splitlines()
         raise CommandError(f"Invalid {what} name '{name}': {text[0] if text else e}") from None
-    return full
+    checked: str = full
+    return checked

@@ -7,6 +7,7 @@ import importlib.util
 import os
 import sys
 import traceback
+from typing import Callable, Dict, List, NoReturn, Optional, Sequence, Tuple
 
 from node_runtime import runner
 from node_runtime import stop
@@ -16,14 +17,15 @@ from ros2cli_py.errors import CommandError
 NO_DELEGATE_ENV = 'ROS2CLI_PY_NO_DELEGATE'
 
 
-def real_ros2cli_main():
+def real_ros2cli_main() -> Optional[Callable[[], Optional[int]]]:
     """Return the real ros2cli's main() if that package is importable, else None."""
     if os.environ.get(NO_DELEGATE_ENV) == '1':
         return None
     if importlib.util.find_spec('ros2cli') is None:
         return None
     try:
-        return importlib.import_module('ros2cli.cli').main
+        real: Callable[[], Optional[int]] = importlib.import_module('ros2cli.cli').main
+        return real
     except Exception:           # noqa: B902 - a broken ros2cli: fall back to ours
         return None
 
@@ -32,7 +34,7 @@ class _Stop(BaseException):
     """SIGINT/SIGTERM: unwind and exit 0."""
 
 
-def _missing(command):
+def _missing(command: str) -> str:
     if command == 'bag':
         return ("ros2 bag: the workspace's rosbag package ros2bag_mcap is not installed; build "
                 "it with 'scripts/build.sh --packages-up-to ros2bag_mcap', or source a ROS 2 "
@@ -42,34 +44,35 @@ def _missing(command):
             'complete ros2cli')
 
 
-def _bag(argv):
+def _bag(argv: List[str]) -> int:
     try:
         cli = importlib.import_module('ros2bag_mcap.cli')
     except ImportError:
         print(_missing('bag'), file=sys.stderr)
         return 2
-    return cli.main(argv)
+    code: int = cli.main(argv)
+    return code
 
 
 # command -> (help, module, function adding its verbs); modules load only when used
-_COMMANDS = {
-    'action': ('Various action related sub-commands', 'cmd_action', 'add_action'),
+_COMMANDS: Dict[str, Tuple[str, Optional[str], Optional[str]]] = {
+    'action': ('Various action related sub-commands', 'verb.action', 'add_action'),
     'bag': ('Various rosbag related sub-commands (package ros2bag_mcap)', None, None),
-    'daemon': ('Various daemon related sub-commands', 'cmd_daemon', 'add_daemon'),
-    'doctor': ('Check ROS setup and other potential issues', 'cmd_doctor', 'add_doctor'),
-    'interface': ('Show information about ROS interfaces', 'cmd_interface', 'add_interface'),
-    'launch': ('Run a launch file', 'cmd_launch', 'add_launch'),
-    'node': ('Various node related sub-commands', 'cmd_node', 'add_node'),
-    'param': ('Various param related sub-commands', 'cmd_param', 'add_param'),
-    'pkg': ('Various package related sub-commands', 'cmd_pkg', 'add_pkg'),
-    'run': ('Run a package specific executable', 'cmd_pkg', 'add_run'),
-    'service': ('Various service related sub-commands', 'cmd_service', 'add_service'),
-    'topic': ('Various topic related sub-commands', 'cmd_topic', 'add_topic'),
-    'wtf': ('Use `wtf` as alias to `doctor`', 'cmd_doctor', 'add_doctor'),
+    'daemon': ('Various daemon related sub-commands', 'verb.daemon', 'add_daemon'),
+    'doctor': ('Check ROS setup and other potential issues', 'verb.doctor', 'add_doctor'),
+    'interface': ('Show information about ROS interfaces', 'verb.interface', 'add_interface'),
+    'launch': ('Run a launch file', 'verb.launch', 'add_launch'),
+    'node': ('Various node related sub-commands', 'verb.node', 'add_node'),
+    'param': ('Various param related sub-commands', 'verb.param', 'add_param'),
+    'pkg': ('Various package related sub-commands', 'verb.pkg', 'add_pkg'),
+    'run': ('Run a package specific executable', 'verb.run', 'add_run'),
+    'service': ('Various service related sub-commands', 'verb.service', 'add_service'),
+    'topic': ('Various topic related sub-commands', 'verb.topic', 'add_topic'),
+    'wtf': ('Use `wtf` as alias to `doctor`', 'verb.doctor', 'add_doctor'),
 }
 
 
-def build_parser(command=None):
+def build_parser(command: Optional[str] = None) -> argparse.ArgumentParser:
     """Build the argparse tree: every command, the verbs of ``command`` only (fast start)."""
     parser = argparse.ArgumentParser(
         prog='ros2', description='ros2 is an extensible command-line tool for ROS 2 '
@@ -79,13 +82,13 @@ def build_parser(command=None):
     sub.required = True
     for name, (text, module, function) in _COMMANDS.items():
         cmd_parser = sub.add_parser(name, help=text, description=text)
-        if name == command and module is not None:
+        if name == command and module is not None and function is not None:
             adder = getattr(importlib.import_module(f'ros2cli_py.{module}'), function)
             adder(cmd_parser)
     return parser
 
 
-def run(argv):
+def run(argv: List[str]) -> int:
     """Parse and run one command; returns the exit code."""
     if argv and not argv[0].startswith('-') and argv[0] not in _COMMANDS:
         print(_missing(argv[0]), file=sys.stderr)
@@ -96,10 +99,11 @@ def run(argv):
     ament.add_toolchain_prefix()
     parser = build_parser(argv[0] if argv else None)
     args = parser.parse_args(argv)
-    return args.func(args) or 0
+    code: Optional[int] = args.func(args)
+    return code or 0
 
 
-def _run_reporting(argv):
+def _run_reporting(argv: List[str]) -> int:
     """Run one command with ros2cli's error output: the message, then its status."""
     try:
         return run(argv)
@@ -126,17 +130,17 @@ def _run_reporting(argv):
         return 1
 
 
-def main(argv=None):
+def main(argv: Optional[Sequence[str]] = None) -> NoReturn:
     """Console entry point."""
     real = real_ros2cli_main()
     if real is not None:
         sys.exit(real())
-    argv = sys.argv[1:] if argv is None else argv
+    args = sys.argv[1:] if argv is None else list(argv)
     stop.install_interrupt(_Stop)       # a second signal while unwinding is ignored
     try:
-        sys.stdout.reconfigure(line_buffering=True)
+        sys.stdout.reconfigure(line_buffering=True)  # type: ignore[union-attr, unused-ignore]
     except (AttributeError, ValueError):
         pass
     # The workspace's runner (a stop before the start, KeyboardInterrupt: 0); the verbs'
     # errors keep ros2cli's wording, which its CLI tests check, so they are reported here.
-    sys.exit(runner.run_program(lambda: _run_reporting(argv), prog='ros2', signals='keep'))
+    sys.exit(runner.run_program(lambda: _run_reporting(args), prog='ros2', signals='keep'))

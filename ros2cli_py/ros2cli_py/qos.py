@@ -1,6 +1,9 @@
 # SPDX-License-Identifier: Apache-2.0
 """ros2topic's --qos-* options and echo's QoS adaptation to the publishers it finds."""
 
+import argparse
+from typing import Any
+
 from node_runtime.qos_matching import match_publishers, offered_profiles
 from rclpy.duration import Duration
 from rclpy.qos import DurabilityPolicy
@@ -14,7 +17,8 @@ from ros2cli_py.argtypes import positive_int
 from ros2cli_py.errors import CommandError
 
 
-def add_qos_arguments(parser, entity, default_profile):
+def add_qos_arguments(parser: argparse.ArgumentParser, entity: str,
+                      default_profile: str) -> None:
     """Add the --qos-* options of ros2topic's pub/echo."""
     parser.add_argument(
         '--qos-profile', choices=QoSPresetProfiles.short_keys(), default=default_profile,
@@ -46,13 +50,13 @@ def add_qos_arguments(parser, entity, default_profile):
              '(overrides liveliness_lease_duration value of --qos-profile option)')
 
 
-def _overridden(args):
+def _overridden(args: argparse.Namespace) -> bool:
     return any(getattr(args, key) is not None for key in (
         'qos_depth', 'qos_history', 'qos_reliability', 'qos_durability', 'qos_liveliness',
         'qos_liveliness_lease_duration_seconds'))
 
 
-def profile_from_args(args):
+def profile_from_args(args: argparse.Namespace) -> Any:
     """Return the preset named by --qos-profile with every --qos-* override applied."""
     profile = QoSPresetProfiles.get_from_short_key(args.qos_profile)
     if args.qos_reliability is not None:
@@ -75,7 +79,7 @@ def profile_from_args(args):
     return profile
 
 
-def choose_subscription_qos(node, topic, args):
+def choose_subscription_qos(node: Any, topic: str, args: argparse.Namespace) -> Any:
     """
     Echo's QoS: the user's --qos-* if any, else the preset adapted to the publishers.
 

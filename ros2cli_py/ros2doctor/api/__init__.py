@@ -274,6 +274,8 @@ class _SharedGraph:
 
     def __init__(self):
         self.cli = None
+        self.known = None                 # what the daemon knew (see _daemon_graph), or None
+        self._made = threading.Event()    # set once the node exists (or could not be made)
         self._lock = threading.Lock()     # checks run in threads of their own
 
     def prefetch(self) -> None:
@@ -289,14 +291,23 @@ class _SharedGraph:
                 from ros2cli_py.graph import CliNode
                 # the daemon's graph first: once this command's node joins, the daemon sees
                 # its graph change and would wait for it to settle before answering
-                known = _daemon_graph()
-                cli = CliNode()
-                self.cli = cli
+                try:
+                    known = _daemon_graph()
+                    cli = CliNode()
+                    self.cli, self.known = cli, known
+                finally:
+                    self._made.set()
                 if known is None:
                     cli.discover()
                 else:
-                    _catch_up(cli, *known)
+                    _catch_up(cli, known[0], known[1])
             return self.cli.node
+
+    def early(self, timeout: float):
+        """Return (the node once it exists, the daemon's topic types or None), or None."""
+        if not self._made.wait(timeout) or self.cli is None:
+            return None
+        return self.cli.node, (self.known[2] if self.known is not None else None)
 
     def close(self):
         if self.cli is not None:
@@ -306,7 +317,9 @@ class _SharedGraph:
 
 def _daemon_graph():
     """
-    Return (nodes, {topic: (publishers, subscribers)}) the running daemon knows, or None.
+    Return (nodes, {topic: (publishers, subscribers)}, {topic: [types]}) or None.
+
+    What the running daemon knows; None without a daemon.
 
     Hidden nodes (the daemon's own, other commands', a doctor's listeners) are left out, and
     so are their endpoints: no check looks at them, their names are the last a new node
@@ -327,6 +340,7 @@ def _daemon_graph():
                      if not pair[0].startswith('_')}
             publishers: dict = {}
             subscribers: dict = {}
+            types = {topic: list(kinds) for topic, kinds in remote.get_topic_names_and_types()}
             for name, namespace in nodes:
                 for topic, _ in remote.get_publisher_names_and_types_by_node(name, namespace):
                     publishers[topic] = publishers.get(topic, 0) + 1
@@ -336,7 +350,7 @@ def _daemon_graph():
         return None
     counts = {topic: (publishers.get(topic, 0), subscribers.get(topic, 0))
               for topic in set(publishers) | set(subscribers)}
-    return nodes, counts
+    return nodes, counts, types
 
 
 def _catch_up(cli, nodes, counts) -> None:
@@ -405,6 +419,20 @@ def graph_node() -> Iterator[object]:
         yield graph.node()
     finally:
         graph.close()
+
+
+def early_graph(timeout: float = 10.0):
+    """
+    Return (the shared node, {topic: [types]} the daemon knew or None) before discovery ends.
+
+    Inside ``shared_graph()`` only, as soon as the node exists, while it is still catching up
+    with the graph: a check that listens to topics (a rate measured over a window) can
+    subscribe now, so that its subscriptions are discovered alongside the node instead of
+    after it. None outside ``shared_graph()`` or when the node could not be made; the caller
+    then uses ``graph_node()``.
+    """
+    shared = _shared
+    return shared.early(timeout) if shared is not None else None
 
 
 def get_topic_names(skip_topics: Sequence[str] = ()) -> List[str]:

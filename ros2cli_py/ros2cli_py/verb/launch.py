@@ -9,11 +9,12 @@ are ros2launch's (-n, -d, -p, -s, -a, --launch-prefix, --launch-prefix-filter). 
 on stderr and exit 1; a launch argument the file does not declare is a warning.
 """
 
+import argparse
 import collections
 import os
 import sys
 import traceback
-from typing import List, Optional, Text, Tuple
+from typing import Any, List, Optional, Text, Tuple
 
 from ros2cli_py.errors import CommandError
 
@@ -22,7 +23,7 @@ _NOT_AVAILABLE = ("ros2 launch: the workspace's launch package is not installed;
                   'a ROS 2 install with launch')
 
 
-def add_launch(parser) -> None:
+def add_launch(parser: argparse.ArgumentParser) -> None:
     """Add ros2launch's arguments."""
     parser.add_argument(
         '-n', '--noninteractive', default=not sys.stdin.isatty(), action='store_true',
@@ -116,7 +117,7 @@ def _describe_load_error(path: Text, error: BaseException) -> Text:
     return f'{path}: {text}'
 
 
-def load_launch_file(path: Text):
+def load_launch_file(path: Text) -> Any:
     """Load a launch file; a CommandError (one line) if it cannot be loaded."""
     from launch.launch_description_sources import get_launch_description_from_any_launch_file
     try:
@@ -125,7 +126,7 @@ def load_launch_file(path: Text):
         raise CommandError(f'ros2 launch: {_describe_load_error(path, e)}') from None
 
 
-def print_arguments_of_launch_description(*, launch_description) -> None:
+def print_arguments_of_launch_description(*, launch_description: Any) -> None:
     """Print the arguments of a launch description as ros2launch does."""
     print("Arguments (pass arguments as '<name>:=<value>'):")
     arguments = launch_description.get_launch_arguments()
@@ -147,7 +148,7 @@ def print_arguments_of_launch_description(*, launch_description) -> None:
         print('\n  No arguments.')
 
 
-def _resolve(args) -> Tuple[Text, List[Text]]:
+def _resolve(args: argparse.Namespace) -> Tuple[Text, List[Text]]:
     """Return the launch file's path and the launch arguments."""
     arguments: List[Text] = []
     if os.path.isfile(args.package_name):
@@ -172,7 +173,7 @@ def _resolve(args) -> Tuple[Text, List[Text]]:
     return path, list(args.launch_arguments)
 
 
-def _warn_undeclared(launch_description, parsed: List[Tuple[Text, Text]], path: Text) -> None:
+def _warn_undeclared(launch_description: Any, parsed: List[Tuple[Text, Text]], path: Text) -> None:
     import launch.logging
     declared = [a.name for a in launch_description.get_launch_arguments()]
     internal = ('launch-prefix', 'launch-prefix-filter')
@@ -184,7 +185,7 @@ def _warn_undeclared(launch_description, parsed: List[Tuple[Text, Text]], path: 
                 'anyway')
 
 
-def main(args) -> Optional[int]:
+def main(args: argparse.Namespace) -> Optional[int]:
     """Entry point of the verb."""
     try:
         import launch
@@ -216,4 +217,5 @@ def main(args) -> Optional[int]:
     source = LaunchDescriptionSource(launch_description, path, 'interpreted launch file')
     service.include_launch_description(launch.LaunchDescription([
         launch.actions.IncludeLaunchDescription(source, launch_arguments=parsed)]))
-    return service.run()
+    code: Optional[int] = service.run()
+    return code
