@@ -18,25 +18,30 @@ AimRT >= 0.10's Header.sequence_num) is dropped with a warning logged once per
 topic (accept_unknown_fields true, the default, so that current AimRT works out of
 the box), or refused with HTTP 422 when accept_unknown_fields is false.
 
-Robustness: the HTTP server is bounded (aimrt_protocols_py.http_channel.ChannelServer: connections,
-timeouts, sizes); commands go through a bounded queue with a worker per target
+Robustness: the HTTP server is bounded (aimrt_protocols_py.http_server.ChannelServer:
+connections, timeouts, sizes); commands go through a bounded queue with a worker per target
 (command_queue.CommandTarget), so a dead or hanging target never blocks the executor;
 text from peers is length-capped in logs and logs are rate-limited per reason.
 """
 import gc
 import logging
 import threading
+import time
+from typing import (Any, Callable, Dict, FrozenSet, Hashable, Iterable, List, Optional, Set,
+                    Tuple)
 
 from aimrt_bridge import command_cdr
-from aimrt_bridge.command_queue import CommandTarget
+from aimrt_bridge.command_queue import CommandTarget, Post, TargetStatus
 from aimrt_protocols_py import codec, conversions
 from aimrt_protocols_py.errors import (AimrtProtocolError, ConversionError, JsonFormatError,
                                        LossyConversionError, UnknownMessageTypeError,
                                        UnsupportedContentTypeError)
-from aimrt_protocols_py.http_channel import ChannelPublisher, ChannelServer
+from aimrt_protocols_py.http_client import ChannelPublisher
+from aimrt_protocols_py.http_server import ChannelServer
 from aimrt_protocols_py.messages import ImuState, JointCommand, JointState, TouchState
 from aimrt_protocols_py.messages import message_class
 from aimrt_protocols_py.ros_cdr import joint_state_to_ros_cdr
+from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus, KeyValue
 from node_runtime import runner
 from node_runtime.bounded_text import bounded, RateLimiter, suppressed_note
 from node_runtime.parameters import declare, on_change, Parameter
@@ -44,19 +49,20 @@ from rclpy.exceptions import (InvalidHandle, InvalidParameterTypeException,
                               InvalidParameterValueException)
 from rclpy.executors import SingleThreadedExecutor
 from rclpy.node import Node
-from rclpy.qos import QoSProfile
+from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
 from rclpy.qos_overriding_options import InvalidQosOverridesError, QoSOverridingOptions
 from ros_wire import CdrError
 
 # AimRT message kinds published as serialized bytes (same bytes, same errors as to_ros).
-CDR_FORMS = {JointState: joint_state_to_ros_cdr}
+CDR_FORMS: Dict[Any, Callable[..., Any]] = {JointState: joint_state_to_ros_cdr}
 
 # Commands taken from a subscription per executor callback at most (the rest wait for the
 # next callback, so the executor still serves everything else).
 COMMAND_BATCH = 64
 
 # AimRT message kinds the bridge can receive, by the name used in `state_types`.
-STATE_KINDS = {'JointState': JointState, 'ImuState': ImuState, 'TouchState': TouchState}
+STATE_KINDS: Dict[str, Any] = {'JointState': JointState, 'ImuState': ImuState,
+                               'TouchState': TouchState}
 
 # Every parameter with its default and descriptor, in one place (config/aimrt_bridge.yaml
 # lists them with the QoS overrides). accept_unknown_fields and log_period_sec can change at
@@ -112,6 +118,9 @@ PARAMETERS = (
     Parameter('log_period_sec', 5.0, 'at most one warning per target and reason in this '
               'period [s] (changeable at run time)', read_only=False,
               value_range=(0.0, None)),
+    Parameter('diagnostics_period_sec', 1.0, 'period of the forward status of each command '
+              'target on /diagnostics (diagnostic_msgs/DiagnosticArray) [s]',
+              value_range=(0.1, 60.0)),
     Parameter('accept_unknown_fields', True, 'protobuf fields / JSON keys this schema does '
               "not know (e.g. AimRT >= 0.10's Header.sequence_num): true drops them (logged "
               'once per topic) and publishes the rest, false refuses the message with HTTP '
@@ -119,7 +128,35 @@ PARAMETERS = (
 )
 
 
-def default_qos():
+# /diagnostics keeps its last array for late joiners (`ros2 doctor` reads it within 1 s);
+# volatile subscribers, as the diagnostic aggregator's, match it too.
+DIAGNOSTICS_QOS = QoSProfile(depth=1, durability=DurabilityPolicy.TRANSIENT_LOCAL,
+                             reliability=ReliabilityPolicy.RELIABLE)
+
+
+def forward_status(fqn: str, ros_topic: str, aimrt_topic: str, status: TargetStatus,
+                   now: float) -> Any:
+    """Return the DiagnosticStatus of one command target (its status() snapshot) at `now`."""
+    last = status['last_sent_at']
+    if status['last_outcome'] in ('failed', 'refused'):
+        level, text = DiagnosticStatus.ERROR, f"last POST {status['last_outcome']}: " \
+            f"{status['last_error']}"
+    elif status['dropped']:
+        level, text = DiagnosticStatus.WARN, f"forwarding; {status['dropped']} dropped " \
+            '(target slower than the commands)'
+    else:
+        level, text = DiagnosticStatus.OK, 'forwarding' if last else 'no command yet'
+    values = [('ros_topic', ros_topic), ('aimrt_topic', aimrt_topic),
+              ('sent', status['sent']), ('failed', status['failed']),
+              ('refused', status['refused']), ('dropped', status['dropped']),
+              ('queued', status['queued']),
+              ('last_forward_age_sec', f'{now - last:.3f}' if last else 'never')]
+    return DiagnosticStatus(level=level, name=f"{fqn}: {ros_topic} -> {status['address']}",
+                            message=text, hardware_id=status['address'],
+                            values=[KeyValue(key=k, value=str(v)) for k, v in values])
+
+
+def default_qos() -> QoSProfile:
     """
     Return the QoS of every publisher and subscription: keep last 10, reliable, volatile.
 
@@ -137,7 +174,8 @@ class ConfigError(ValueError):
 class StateRoute:
     """One AimRT topic -> ROS 2 topic route."""
 
-    def __init__(self, aimrt_topic, aimrt_cls, publisher, to_ros):
+    def __init__(self, aimrt_topic: str, aimrt_cls: Any, publisher: Any,
+                 to_ros: Callable[..., Any]) -> None:
         self.aimrt_topic = aimrt_topic
         self.aimrt_cls = aimrt_cls
         self.publisher = publisher
@@ -149,26 +187,27 @@ class StateRoute:
 class CommandRoute:
     """One ROS 2 command topic -> AimRT topic route and its targets."""
 
-    def __init__(self, aimrt_topic, targets):
+    def __init__(self, aimrt_topic: str, targets: List[CommandTarget]) -> None:
         self.aimrt_topic = aimrt_topic
         self.targets = targets
-        self.subscription = None
+        self.subscription: Any = None
 
 
-class AimrtBridge(Node):
+class AimrtBridge(Node):  # type: ignore[misc,unused-ignore]  # rclpy is Any to mypy here
     """The bridge node: HTTP server for AimRT states, queued POSTs for ROS 2 commands."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         super().__init__('aimrt_bridge')
         p = declare(self, PARAMETERS)
         self._accepted = self._accepted_losses(p['accept_unknown_fields'])
-        self._warned = set()
+        self._warned: Set[Tuple[str, FrozenSet[str]]] = set()
         self._warn_lock = threading.Lock()
         self._limiter = RateLimiter(period_s=float(p['log_period_sec']))
         self._limiter_lock = threading.Lock()
         on_change(self, PARAMETERS, self._apply)
-        self._http_targets = []
-        self._server = None
+        self._http_targets: List[CommandTarget] = []
+        self._command_routes: List[Tuple[str, CommandRoute]] = []    # (ROS topic, route)
+        self._server: Optional[ChannelServer] = None
         try:
             self._create_routes(p)
         except (InvalidParameterTypeException, InvalidParameterValueException,
@@ -189,17 +228,20 @@ class AimrtBridge(Node):
             body_timeout_sec=float(p['http_body_timeout_sec']),
             max_header_bytes=int(p['http_max_header_bytes']), on_log=self._on_server_log)
         self._server.start()
+        self._diagnostics = self.create_publisher(DiagnosticArray, '/diagnostics',
+                                                  DIAGNOSTICS_QOS)
+        self.create_timer(float(p['diagnostics_period_sec']), self._publish_diagnostics)
         self.get_logger().info(
             f"AimRT http channel subscriber on {p['http_host']}:{self._server.port} for "
             f"{sorted(self._routes)}; commands {p['command_ros_topics']} -> "
             f"{p['command_addresses']}")
 
     @staticmethod
-    def _accepted_losses(accept_unknown_fields):
+    def _accepted_losses(accept_unknown_fields: bool) -> FrozenSet[str]:
         return (frozenset({conversions.LOSS_UNKNOWN_FIELDS}) if accept_unknown_fields
                 else frozenset())
 
-    def _apply(self, changes):
+    def _apply(self, changes: Dict[str, Any]) -> None:
         """Take over run-time parameter changes (the next message or warning uses them)."""
         if 'accept_unknown_fields' in changes:
             self._accepted = self._accepted_losses(changes['accept_unknown_fields'])
@@ -209,11 +251,11 @@ class AimrtBridge(Node):
         self.get_logger().info('parameters changed: ' + ', '.join(
             f'{name}={value}' for name, value in sorted(changes.items())))
 
-    def _create_routes(self, p):
+    def _create_routes(self, p: Dict[str, Any]) -> None:
         """Create the publishers of the state routes and the subscriptions of the commands."""
         options = QoSOverridingOptions.with_default_policies()
 
-        self._routes = {}
+        self._routes: Dict[str, StateRoute] = {}
         lists = (p['state_aimrt_topics'], p['state_types'], p['state_ros_topics'])
         if len({len(x) for x in lists}) != 1:
             raise ConfigError('state_aimrt_topics, state_types, state_ros_topics differ in length')
@@ -241,6 +283,7 @@ class AimrtBridge(Node):
                        for a in addresses.split(',') if a.strip()]
             self._http_targets.extend(targets)
             route = CommandRoute(aimrt_topic, targets)
+            self._command_routes.append((ros_topic, route))
             # raw: the CDR bytes go straight to the AimRT body (command_cdr), no message
             # object is built
             route.subscription = self.create_subscription(
@@ -249,7 +292,8 @@ class AimrtBridge(Node):
                 default_qos(), qos_overriding_options=options, raw=True)
 
     # ------------------------------------------------------------ AimRT -> ROS 2
-    def _on_http_message(self, topic, msg_type, content_type, body):
+    def _on_http_message(self, topic: str, msg_type: str, content_type: str,
+                         body: bytes) -> Tuple[int, str]:
         """Decode, convert and publish one POSTed message; return (status, reason)."""
         route = self._routes.get(topic)
         if route is None:
@@ -276,7 +320,7 @@ class AimrtBridge(Node):
         route.publisher.publish(ros_msg)
         return 200, 'OK'
 
-    def _decode(self, route, body, content_type):
+    def _decode(self, route: StateRoute, body: bytes, content_type: str) -> Any:
         """Decode a body into its AimRT message; unknown JSON keys follow accept_unknown_fields."""
         if codec.serialization_of(content_type) == 'pb':
             # unknown protobuf fields are kept here and settled by the conversion
@@ -296,13 +340,13 @@ class AimrtBridge(Node):
         self._warn_once(route.aimrt_topic, losses)
         return msg
 
-    def _reject(self, status, topic, exc):
+    def _reject(self, status: int, topic: str, exc: Exception) -> Tuple[int, str]:
         # topic is a configured route here (unknown topics got 404 before): bounded keys
         self._warn(('rejected', topic, status),
                    f'rejected message on AimRT topic {topic!r} (HTTP {status}): {bounded(exc)}')
         return status, bounded(exc)
 
-    def _warn(self, key, text, level=logging.WARNING):
+    def _warn(self, key: Hashable, text: str, level: int = logging.WARNING) -> None:
         """Log at most once per log_period_sec per key, saying how many were suppressed."""
         with self._limiter_lock:
             allowed, suppressed = self._limiter.allow(key)
@@ -316,25 +360,37 @@ class AimrtBridge(Node):
         else:
             self.get_logger().info(text)
 
-    def _on_server_log(self, level, text):
+    def _on_server_log(self, level: int, text: str) -> None:
         """Log the HTTP server's own lines (connection limit reached, ...), rate-limited."""
         if level >= logging.INFO:
             self._warn(('http_server', text.split(' from ')[0][:60]),
                        f'HTTP server: {bounded(text)}',
                        max(level, logging.INFO))
 
-    def _on_target_event(self, target, reason, text):
+    def _on_target_event(self, target: CommandTarget, reason: str, text: str) -> None:
         st = target.status()
         self._warn(('target', target.address, reason),
                    f'AimRT command target {target.address}: {reason}: {text} (so far: '
                    f"{st['sent']} sent, {st['failed']} failed, {st['refused']} refused, "
                    f"{st['dropped']} dropped)")
 
-    def command_status(self):
+    def _publish_diagnostics(self) -> None:
+        """Publish the forward status of every command target (the last successful one)."""
+        now = time.time()
+        fqn = self.get_fully_qualified_name()
+        array = DiagnosticArray()
+        array.header.stamp = self.get_clock().now().to_msg()
+        array.status = [forward_status(fqn, self.resolve_topic_name(ros_topic),
+                                       route.aimrt_topic, target.status(), now)
+                        for ros_topic, route in self._command_routes
+                        for target in route.targets]
+        self._diagnostics.publish(array)
+
+    def command_status(self) -> List[TargetStatus]:
         """Counters of every command target (see command_queue.CommandTarget.status)."""
         return [t.status() for t in self._http_targets]
 
-    def _warn_once(self, topic, losses):
+    def _warn_once(self, topic: str, losses: Iterable[str]) -> None:
         key = (topic, frozenset(losses))
         with self._warn_lock:
             if key in self._warned:
@@ -345,7 +401,7 @@ class AimrtBridge(Node):
             '(not representable in the ROS 2 message; see accept_unknown_fields)')
 
     # ------------------------------------------------------------ ROS 2 -> AimRT
-    def _on_command_message(self, data, route):
+    def _on_command_message(self, data: bytes, route: CommandRoute) -> None:
         """
         Forward a serialized command, then the ones already waiting in the subscription.
 
@@ -354,7 +410,7 @@ class AimrtBridge(Node):
         COMMAND_BATCH) lets a stream of thousands of commands per second through. The batch
         goes to each target in one hand-off (CommandTarget.submit_many).
         """
-        items = []
+        items: List[Post] = []
         self._command_item(data, route.aimrt_topic, items)
         sub = route.subscription
         for _ in range(COMMAND_BATCH - 1):
@@ -370,7 +426,7 @@ class AimrtBridge(Node):
             for target in route.targets:   # only enqueues: a slow target never blocks here
                 target.submit_many(items)
 
-    def _command_item(self, data, aimrt_topic, items):
+    def _command_item(self, data: bytes, aimrt_topic: str, items: List[Post]) -> None:
         """Append the POST of one serialized command to items (or log why it is not sent)."""
         # the header travels as the ROS 2 publisher set it (stamp and frame_id)
         try:
@@ -380,7 +436,7 @@ class AimrtBridge(Node):
             return
         items.append((aimrt_topic, self._command_type, body, content_type))
 
-    def destroy_node(self):
+    def destroy_node(self) -> None:
         """Stop the HTTP server and the command workers, then destroy the node."""
         if self._server is not None:
             self._server.stop()
@@ -392,10 +448,10 @@ class AimrtBridge(Node):
                 f"AimRT command target {st['address']}: {st['sent']} sent, {st['failed']} "
                 f"failed, {st['refused']} refused, {st['dropped']} dropped, "
                 f"{st['unsent'] + int(st['busy'])} unsent at exit")
-        return super().destroy_node()
+        super().destroy_node()
 
 
-def main(args=None):
+def main(args: Optional[List[str]] = None) -> int:
     """
     Run the bridge until SIGINT/SIGTERM (node_runtime.runner); return the exit status.
 
@@ -405,7 +461,7 @@ def main(args=None):
     return runner.run_nodes([_frozen_bridge], args, executor=SingleThreadedExecutor)
 
 
-def _frozen_bridge():
+def _frozen_bridge() -> AimrtBridge:
     """
     Build the bridge, then move every object alive so far out of the garbage collector's view.
 

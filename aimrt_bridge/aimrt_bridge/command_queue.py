@@ -14,12 +14,34 @@ Other targets, and every other data path of the bridge, are not affected.
 
 import collections
 import threading
+import time
+from typing import Callable, Deque, Iterable, Optional, Tuple, TypedDict, Union
 
+from aimrt_protocols_py.http_client import ChannelPublisher
 from node_runtime.bounded_text import bounded
 
 
 #: Commands in flight at most on one target's connection.
 PIPELINE_DEPTH = 64
+
+#: One POST: (topic, msg_type, body, content_type), as ChannelPublisher.post_many takes it.
+Post = Tuple[str, str, bytes, str]
+
+
+class TargetStatus(TypedDict):
+    """Counters of one target (CommandTarget.status)."""
+
+    address: str
+    sent: int
+    failed: int
+    refused: int
+    dropped: int
+    unsent: int
+    queued: int
+    busy: int
+    last_error: str
+    last_sent_at: Optional[float]     # wall-clock time (s) of the last POST answered 200
+    last_outcome: str                 # 'sent', 'failed' or 'refused'; '' before the first
 
 
 class CommandTarget:
@@ -31,12 +53,14 @@ class CommandTarget:
     'dropped'. The caller rate-limits what it logs.
     """
 
-    def __init__(self, publisher, depth=8, on_event=None):
+    def __init__(self, publisher: ChannelPublisher, depth: int = 8,
+                 on_event: Optional[Callable[['CommandTarget', str, str], object]] = None
+                 ) -> None:
         if depth < 1:
             raise ValueError('command queue depth must be >= 1, got %d' % depth)
         self.publisher = publisher
         self.address = publisher.address
-        self._queue = collections.deque()
+        self._queue: Deque[Post] = collections.deque()
         self._depth = depth
         self._cond = threading.Condition()
         self._stopped = False
@@ -48,15 +72,17 @@ class CommandTarget:
         self.dropped = 0
         self.unsent = 0     # still queued when the target was stopped
         self.last_error = ''
+        self.last_sent_at: Optional[float] = None    # wall clock (s) of the last 200 answer
+        self.last_outcome = ''      # 'sent', 'failed' or 'refused'; '' before the first
         self._thread = threading.Thread(target=self._run, daemon=True,
                                         name='aimrt_cmd_%s' % self.address)
         self._thread.start()
 
-    def submit(self, topic, msg_type, body, content_type):
+    def submit(self, topic: str, msg_type: str, body: bytes, content_type: str) -> bool:
         """Queue one POST; never blocks. Returns False when an older command was dropped."""
         return self._enqueue([(topic, msg_type, body, content_type)]) == 0
 
-    def submit_many(self, items):
+    def submit_many(self, items: Iterable[Post]) -> int:
         """
         Queue (topic, msg_type, body, content_type) POSTs in order; never blocks.
 
@@ -66,7 +92,7 @@ class CommandTarget:
         """
         return self._enqueue(items) or 0
 
-    def _enqueue(self, items):
+    def _enqueue(self, items: Iterable[Post]) -> Optional[int]:
         """Queue items; the number of commands dropped, None when stopped."""
         with self._cond:
             if self._stopped:
@@ -85,20 +111,21 @@ class CommandTarget:
             return dropped
         return 0
 
-    def status(self):
+    def status(self) -> TargetStatus:
         """Counters of this target (a snapshot)."""
         with self._cond:
             return {'address': self.address, 'sent': self.sent, 'failed': self.failed,
                     'refused': self.refused, 'dropped': self.dropped,
                     'unsent': self.unsent, 'queued': len(self._queue), 'busy': self._busy,
-                    'last_error': self.last_error}
+                    'last_error': self.last_error, 'last_sent_at': self.last_sent_at,
+                    'last_outcome': self.last_outcome}
 
-    def wait_idle(self, timeout):
+    def wait_idle(self, timeout: Optional[float]) -> bool:
         """Wait until the queue is empty and no POST is in flight (tests, shutdown)."""
         with self._cond:
             return self._cond.wait_for(lambda: not self._queue and not self._busy, timeout)
 
-    def _run(self):
+    def _run(self) -> None:
         while True:
             with self._cond:
                 self._cond.wait_for(lambda: self._queue or self._stopped)
@@ -108,11 +135,14 @@ class CommandTarget:
                 items = [self._queue.popleft() for _ in range(min(take, len(self._queue)))]
                 self._busy = len(items)
             outcomes = [self._outcome(r) for r in self.publisher.post_many(items)]
+            answered = time.time()
             with self._cond:
                 self._busy = 0
                 for reason, text in outcomes:
+                    self.last_outcome = reason
                     if reason == 'sent':
                         self.sent += 1
+                        self.last_sent_at = answered
                     elif reason == 'failed':
                         self.failed += 1
                         self.last_error = text
@@ -125,14 +155,14 @@ class CommandTarget:
                     self._on_event(self, reason, text)
 
     @staticmethod
-    def _outcome(result):
+    def _outcome(result: Union[int, Exception]) -> Tuple[str, str]:
         if isinstance(result, Exception):
             return 'failed', bounded('%s: %s' % (type(result).__name__, result))
         if result != 200:
             return 'refused', 'answered HTTP %d' % result
         return 'sent', ''
 
-    def stop(self, timeout=1.0):
+    def stop(self, timeout: Optional[float] = 1.0) -> None:
         """Stop the worker; a POST in flight is abandoned (its thread is a daemon)."""
         with self._cond:
             self._stopped = True

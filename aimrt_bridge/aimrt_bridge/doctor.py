@@ -12,12 +12,13 @@ running"), from its parameters:
 - the ROS side flows: for MEASURE_S, the messages the bridge publishes on each state topic
   (what AimRT POSTs) and the messages on each command topic (what the bridge forwards).
 
-The last successful forward per channel is the bridge's own counter; the node does not
-publish it, so the report says so. Each finding is one line with the fix.
+The last successful forward per channel comes from the bridge's /diagnostics (its command
+targets' status, kept for late joiners); a target whose last POST failed or was refused is
+an error. Each finding is one line with the fix.
 """
 
 import time
-from typing import Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 from urllib.parse import quote
 
 from ros2doctor.api import DoctorCheck
@@ -75,14 +76,14 @@ def post_probe(host: str, port: int, timeout_s: float = HTTP_TIMEOUT_S
 class Flow:
     """MEASURE_S of counting the messages on some topics (raw, any publisher's QoS)."""
 
-    def __init__(self, node, topics: Dict[str, str], seconds: float = MEASURE_S):
+    def __init__(self, node: Any, topics: Dict[str, str], seconds: float = MEASURE_S) -> None:
         """Count the messages of ``topics`` ({name: type}) on a node of ``node``'s context."""
+        from diagnostic_msgs.msg import DiagnosticArray
         import rclpy
         from rclpy.executors import SingleThreadedExecutor
-        from rclpy.qos import QoSProfile, ReliabilityPolicy
+        from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
         self.counts: Dict[str, int] = dict.fromkeys(topics, 0)
-        if not topics:
-            return
+        self.statuses: Dict[str, Any] = {}    # the bridges' /diagnostics, by status name
         listener = rclpy.create_node(private_node_name('aimrt_doctor'), context=node.context,
                                      start_parameter_services=False)
         executor = SingleThreadedExecutor(context=node.context)
@@ -92,6 +93,11 @@ class Flow:
                 listener.create_subscription(
                     message_class(type_name), name, lambda _, n=name: self._count(n),
                     QoSProfile(depth=100, reliability=ReliabilityPolicy.BEST_EFFORT), raw=True)
+            # the bridge keeps its last array for late joiners (transient local)
+            listener.create_subscription(
+                DiagnosticArray, '/diagnostics', self._diagnostics,
+                QoSProfile(depth=10, reliability=ReliabilityPolicy.RELIABLE,
+                           durability=DurabilityPolicy.TRANSIENT_LOCAL))
             start = time.monotonic()
             while time.monotonic() - start < seconds:
                 executor.spin_once(timeout_sec=0.02)
@@ -102,12 +108,24 @@ class Flow:
     def _count(self, name: str) -> None:
         self.counts[name] += 1
 
+    def _diagnostics(self, array: Any) -> None:
+        for status in array.status:
+            self.statuses[status.name] = status
+
+    def forward(self, fqn: str, topic: str) -> List[Tuple[int, str, Dict[str, str]]]:
+        """Return (level, message, values) of each target of ``fqn``'s command ``topic``."""
+        prefix = f'{fqn}: {topic} -> '
+        return [(int.from_bytes(status.level, 'little') if isinstance(status.level, bytes)
+                 else int(status.level), status.message,
+                 {kv.key: kv.value for kv in status.values})
+                for name, status in sorted(self.statuses.items()) if name.startswith(prefix)]
+
 
 def _resolve(namespace: str, topic: str) -> str:
     return topic if topic.startswith('/') else namespace.rstrip('/') + '/' + topic
 
 
-def bridge_findings(node, fqn: str, params: Optional[dict]
+def bridge_findings(node: Any, fqn: str, params: Optional[Dict[str, Any]]
                     ) -> Tuple[List[Finding], Dict[str, str]]:
     """Return (findings, report items) of one running bridge."""
     out: List[Finding] = []
@@ -173,13 +191,27 @@ def bridge_findings(node, fqn: str, params: Optional[dict]
     for topic in command_topics:
         count = flow.counts.get(topic, 0)
         publishers = node.count_publishers(topic)
+        targets = flow.forward(fqn, topic)
+        last = ', '.join(_last_forward(values) for _, _, values in targets) \
+            or 'unknown (no /diagnostics from the bridge)'
         items[f'command {topic}'] = (f'{publishers} publisher(s), {count / MEASURE_S:.1f} '
-                                     'msg/s to forward; last forward: not published by the '
-                                     'bridge')
+                                     f'msg/s to forward; last forward: {last}')
+        for level, message, values in targets:
+            if level >= 2:      # diagnostic_msgs/DiagnosticStatus.ERROR
+                out.append(('error', f'{topic} -> {values.get("aimrt_topic", "?")}: the '
+                                     f'forwards fail ({message}; {values.get("sent", "?")} '
+                                     f'sent, {values.get("failed", "?")} failed, '
+                                     f'{values.get("refused", "?")} refused): check the AimRT '
+                                     'target at that address, its channel and message type.'))
     return out, items
 
 
-def bridge_nodes(node) -> List[str]:
+def _last_forward(values: Dict[str, str]) -> str:
+    age = values.get('last_forward_age_sec', 'never')
+    return 'never' if age == 'never' else f'{float(age):.1f} s ago'
+
+
+def bridge_nodes(node: Any) -> List[str]:
     """Return the bridges of the graph: nodes named aimrt_bridge (or aimrt_bridge_*)."""
     names = {name for name, _ in node.get_node_names_and_namespaces()
              if name == NODE_NAME or name.startswith(NODE_NAME + '_')}
@@ -187,7 +219,7 @@ def bridge_nodes(node) -> List[str]:
 
 
 class _Diagnosis:
-    def __init__(self):
+    def __init__(self) -> None:
         self.findings: List[Finding] = []
         self.sections: List[Tuple[str, Dict[str, str]]] = []
 
@@ -208,7 +240,7 @@ def diagnose() -> _Diagnosis:
 _shared = SharedDiagnosis(diagnose)
 
 
-class AimrtCheck(DoctorCheck):
+class AimrtCheck(DoctorCheck):  # type: ignore[misc,unused-ignore]  # ros2doctor: no hints
     """Check the AimRT link: targets reachable, the bridge's server, topics flowing."""
 
     def category(self) -> str:
@@ -220,7 +252,7 @@ class AimrtCheck(DoctorCheck):
         return emit(PREFIX, _shared.get(fresh=True).findings)
 
 
-class AimrtReport(DoctorReport):
+class AimrtReport(DoctorReport):  # type: ignore[misc,unused-ignore]  # ros2doctor: no hints
     """Report the AimRT link of every running bridge."""
 
     def category(self) -> str:

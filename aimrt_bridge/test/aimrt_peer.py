@@ -4,12 +4,10 @@ An independent AimRT http-channel peer for the tests: standard library only.
 
 It follows AimRT's documented http channel protocol and writes/reads protobuf
 bytes by hand from the field numbers (no generated code, no protobuf runtime).
+The subscriber side (records every POST, answers 200) is workspace_testing.http_sink.
 """
 import http.client
-import http.server
-import queue
 import struct
-import threading
 from urllib.parse import quote
 
 
@@ -107,35 +105,3 @@ def post(port, topic, msg_type, body, content_type):
         return rsp.status, rsp.read()
     finally:
         conn.close()
-
-
-class AimrtSubscriber:
-    """AimRT http-channel subscriber: records every POST, answers 200."""
-
-    def __init__(self):
-        self.requests = queue.Queue()
-        outer = self
-
-        class Handler(http.server.BaseHTTPRequestHandler):
-            protocol_version = 'HTTP/1.1'
-
-            def do_POST(self):
-                body = self.rfile.read(int(self.headers['Content-Length']))
-                outer.requests.put((self.path, self.headers.get('Content-Type'), body))
-                self.send_response(200)
-                self.send_header('Content-Length', '0')
-                self.end_headers()
-
-            def log_message(self, *args):
-                pass
-
-        self.server = http.server.ThreadingHTTPServer(('127.0.0.1', 0), Handler)
-        self.server.daemon_threads = True
-        self.port = self.server.server_address[1]
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
-        self.thread.start()
-
-    def close(self):
-        self.server.shutdown()
-        self.server.server_close()
-        self.thread.join(timeout=5.0)

@@ -24,6 +24,7 @@ from rclpy.time import Time
 from rosgraph_msgs.msg import Clock
 from sensor_msgs.msg import Imu, JointState
 import workspace_testing as wt
+from workspace_testing.http_sink import HttpSink
 
 WAIT_SEC = 60.0  # bound for discovery/start-up on a loaded machine; tests end once data arrives
 SHIPPED_CONFIG = os.path.join(get_package_share_directory('aimrt_bridge'), 'config',
@@ -67,7 +68,7 @@ def ros_node(domain_id):
 
 @pytest.fixture(scope='module')
 def aimrt_sub():
-    sub = peer.AimrtSubscriber()
+    sub = HttpSink()
     yield sub
     sub.close()
 
@@ -442,7 +443,7 @@ def test_command_to_aimrt_pb_keeps_header(bridge, ros_node, aimrt_sub):
 
 
 def test_command_empty_optional_arrays_are_zero(tmp_path, domain_id, ros_node):
-    sub = peer.AimrtSubscriber()
+    sub = HttpSink()
     port = wt.free_port()
     proc = start_bridge(
         tmp_path, 'zero', domain_id, http_port=port, state_aimrt_topics=['unused'],
@@ -471,7 +472,7 @@ def test_command_empty_optional_arrays_are_zero(tmp_path, domain_id, ros_node):
 
 
 def test_command_to_aimrt_json_array_type(tmp_path, domain_id, ros_node):
-    sub = peer.AimrtSubscriber()
+    sub = HttpSink()
     port = wt.free_port()
     proc = start_bridge(
         tmp_path, 'json', domain_id, http_port=port, state_aimrt_topics=['unused'],

@@ -3,7 +3,7 @@
 The installed bridge node with a dead command target beside a healthy one (issue 13, 6).
 
 One command topic goes to two AimRT targets: a normal http-channel subscriber
-(aimrt_peer.AimrtSubscriber) and a TCP server that accepts connections and reads them
+(workspace_testing.http_sink.HttpSink) and a TCP server that accepts connections and reads them
 forever, never answering. JointCommands are published on ROS 2 at 100 Hz for 2 s while an
 AimRT publisher POSTs joint states to the bridge. The healthy target receives every
 command in order, the state path publishes every accepted POST meanwhile, and the dead
@@ -25,6 +25,7 @@ from rclpy.executors import SingleThreadedExecutor
 from rclpy.qos import QoSProfile
 from sensor_msgs.msg import JointState
 import workspace_testing as wt
+from workspace_testing.http_sink import HttpSink
 
 EXE = wt.executable('aimrt_bridge', 'aimrt_bridge_node')
 WAIT = 60.0          # upper bound for start-up/discovery on a loaded machine, not a budget
@@ -99,7 +100,7 @@ def _joint_state_pb(i):
 
 def test_dead_target_never_blocks_commands_to_others_nor_the_state_path(
         tmp_path, domain_id, ros_node):
-    healthy = peer.AimrtSubscriber()
+    healthy = HttpSink()
     dead = SilentServer()
     port = wt.free_port()
     params = tmp_path / 'dead.yaml'

@@ -29,6 +29,7 @@ from node_runtime.bounded_text import RateLimiter
 import pytest
 import rclpy
 import workspace_testing as wt
+from workspace_testing.signals import wait_for_handlers
 
 EXE = wt.executable('aimrt_bridge', 'aimrt_bridge_node')
 WAIT = 60.0  # upper bound for start-up on a loaded machine, not a budget
@@ -117,20 +118,6 @@ def test_any_body_is_published_once_with_200_or_refused_with_4xx(
     assert len(reason) < 400
 
 
-def _wait_for_handlers(proc):
-    """Wait until the process catches SIGINT and SIGTERM (SigCgt in /proc/PID/status)."""
-    want = (1 << (signal.SIGINT - 1)) | (1 << (signal.SIGTERM - 1))
-    deadline = time.monotonic() + WAIT
-    while time.monotonic() < deadline:
-        assert proc.poll() is None
-        with open('/proc/%d/status' % proc.pid) as f:
-            caught = [int(line.split()[1], 16) for line in f if line.startswith('SigCgt:')]
-        if caught and caught[0] & want == want:
-            return
-        time.sleep(0.002)
-    pytest.fail('the launcher never installed its signal handlers')
-
-
 @pytest.mark.parametrize('sig, moments', [
     (signal.SIGINT, ('imports', 'steady')), (signal.SIGTERM, ('start-up', 'steady'))])
 def test_signal_at_any_moment_exits_0_without_traceback(domain_id, sig, moments):
@@ -140,7 +127,7 @@ def test_signal_at_any_moment_exits_0_without_traceback(domain_id, sig, moments)
         port = wt.free_port()
         proc = wt.start([EXE, '--ros-args', '-p', 'http_port:=%d' % port],
                         env=wt.localhost_env(domain_id))
-        _wait_for_handlers(proc)
+        wait_for_handlers(proc, WAIT)
         if moment == 'start-up':
             time.sleep(0.4)
         elif moment == 'steady':

@@ -24,7 +24,7 @@ import struct
 from typing import Any, Callable, Dict, Iterable, Optional, Tuple
 
 from aimrt_protocols_py.conversions import settle_losses, stamp_parts
-from ros_wire import ENCAPSULATION, string_bytes, Writer
+from ros_wire import ENCAPSULATION, HEADER_SIZE, string_bytes, Writer
 
 _TIME = struct.Struct('<iI')
 _U32 = struct.Struct('<I')
@@ -46,10 +46,11 @@ def _names_bytes(names: Tuple[str, ...], offset: int) -> bytes:
     data = _NAMES_CACHE.get(key)
     if data is None:
         w = Writer()
-        w.buf += bytes(offset & 3)      # the same alignment as at `offset`
-        start = len(w.buf)
+        for _ in range(offset & 3):     # the same alignment as at `offset`
+            w.u8(0)
+        start = HEADER_SIZE + (offset & 3)
         w.string_seq(names)
-        data = bytes(w.buf[start:])
+        data = w.getvalue()[start:]
         if len(_NAMES_CACHE) >= _NAMES_CACHE_SIZE:
             _NAMES_CACHE.clear()
         _NAMES_CACHE[key] = data

@@ -14,10 +14,11 @@ resynchronises (rewind) or is reopened (truncation) while the other topics keep
 flowing.
 """
 
+from typing import Any, Dict, Hashable, List, Optional
 
-from horus_msg_py import HorusMsgError, PowerSupplyStatus, shm, ShmRewoundError
+from horus_msg_py import HorusMsgError, PowerSupplyStatus, shm, ShmError, ShmRewoundError
 from horus_msg_py.ros_cdr import CDR_ENCODERS
-from horus_msg_py.ros_conversions import CONVERTERS
+from horus_msg_py.ros_conversions import Converter, CONVERTERS
 from node_runtime import runner
 from node_runtime.bounded_text import bounded, RateLimiter, suppressed_note
 from node_runtime.parameters import declare, on_change, Parameter
@@ -29,7 +30,7 @@ from rclpy.node import Node
 from rclpy.qos import DurabilityPolicy, HistoryPolicy, QoSProfile, ReliabilityPolicy
 from rclpy.qos_overriding_options import InvalidQosOverridesError, QoSOverridingOptions
 
-from .mapping import parse_horus_to_ros, parse_ros_to_horus
+from .mapping import parse_horus_to_ros, parse_ros_to_horus, Route
 
 #: ROS messages forwarded to HORUS per executor callback at most: the callback takes the
 #: ones already waiting in its subscription too (issue 40: a wake-up costs more than a
@@ -74,7 +75,7 @@ PARAMETERS = (
 )
 
 
-def default_qos():
+def default_qos() -> QoSProfile:
     """
     Return the QoS of every publisher and subscription: keep last 10, reliable, volatile.
 
@@ -90,42 +91,43 @@ def default_qos():
 class _Inbound:
     """One HORUS -> ROS route."""
 
-    def __init__(self, route, publisher):
+    def __init__(self, route: Route, publisher: Any) -> None:
         self.route = route
-        self.conv = CONVERTERS[route.type_name]
+        self.conv: Converter = CONVERTERS[route.type_name]
         # Types with a fixed layout are serialized straight from the HORUS bytes
         # (horus_msg_py.ros_cdr, byte for byte what the message path publishes).
         encoder = CDR_ENCODERS.get(route.type_name)
         self.cdr = None if encoder is None else encoder(route.frame_id)
         self.publisher = publisher
-        self.reader = None
+        self.reader: Optional[shm.ShmTopicReader] = None
         self.forwarded = 0
         self.rejected = 0
-        self.incident = None     # reason of the trouble already reported, until data flows
+        # reason of the trouble already reported, until data flows
+        self.incident: Optional[str] = None
 
 
-class HorusBridge(Node):
+class HorusBridge(Node):  # type: ignore[misc,unused-ignore]  # rclpy is Any to mypy here
     """Polls the mapped HORUS rings into ROS 2 and writes ROS 2 messages into HORUS."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         super().__init__('horus_bridge')
         p = declare(self, PARAMETERS)
         self._ns = p['horus_namespace'] or None
         self._start = p['horus_start']
         self._max_per_poll = int(p['max_per_poll'])
         self._capacity = int(p['horus_capacity'])
-        self._from_ros_options = {
+        self._from_ros_options: Dict[str, Dict[str, Any]] = {
             'LaserScan': {'drop_intensities': bool(p['drop_intensities'])},
             'BatteryState': {'not_charging_as': self._not_charging(p['battery_not_charging_as'])},
         }
         self._limiter = RateLimiter(period_s=1.0)
 
-        self._inbound = []
-        self._writers = {}
-        self._writer_routes = {}
+        self._inbound: List[_Inbound] = []
+        self._writers: Dict[str, Optional[shm.ShmTopicWriter]] = {}
+        self._writer_routes: Dict[str, Route] = {}
         # rclpy's Node keeps its own subscription list in self._subscriptions: ours has
         # another name so that destroy_node() still finds and destroys them.
-        self._ros_subscriptions = []
+        self._ros_subscriptions: List[Any] = []
         try:
             self._create_routes(p)
         except (InvalidParameterTypeException, InvalidParameterValueException,
@@ -147,7 +149,7 @@ class HorusBridge(Node):
         on_change(self, PARAMETERS, self._apply)
         self._reopen()
 
-    def _create_routes(self, p):
+    def _create_routes(self, p: Dict[str, Any]) -> None:
         options = QoSOverridingOptions.with_default_policies()
         for route in parse_horus_to_ros(p['horus_to_ros'], p['default_frame_id']):
             pub = self.create_publisher(CONVERTERS[route.type_name].ros_type, route.ros_topic,
@@ -161,7 +163,7 @@ class HorusBridge(Node):
             self._writer_routes[route.horus_topic] = route
             self._writers[route.horus_topic] = shm.ShmTopicWriter(
                 conv.horus_type, route.horus_topic, self._ns, capacity=self._capacity)
-            holder = []
+            holder: List[Any] = []
             holder.append(self.create_subscription(
                 conv.ros_type, route.ros_topic,
                 lambda msg, r=route, h=holder: self._on_ros_batch(r, h[0], msg),
@@ -170,7 +172,7 @@ class HorusBridge(Node):
             self.get_logger().info('ROS %s %s -> HORUS %r' % (
                 route.type_name, route.ros_topic, route.horus_topic))
 
-    def _apply(self, changes):
+    def _apply(self, changes: Dict[str, Any]) -> None:
         """Take over run-time parameter changes (the next poll or message uses them)."""
         if 'poll_period_s' in changes:
             self._poll_timer.timer_period_ns = int(changes['poll_period_s'] * 1e9)
@@ -186,18 +188,18 @@ class HorusBridge(Node):
             '%s=%s' % item for item in sorted(changes.items())))
 
     @staticmethod
-    def _not_charging(value):
+    def _not_charging(value: str) -> Optional[PowerSupplyStatus]:
         """HORUS status for NOT_CHARGING (None: refuse); `value` is one of the choices."""
         return None if value == 'error' else PowerSupplyStatus[value.upper()]
 
-    def _warn(self, key, text):
+    def _warn(self, key: Hashable, text: str) -> None:
         """Log a warning at most once a second per key (topic, reason); text is capped."""
         allowed, suppressed = self._limiter.allow(key)
         if allowed:
             self.get_logger().warning(bounded(text, 400) + suppressed_note(suppressed))
 
     # -- HORUS -> ROS ----------------------------------------------------------
-    def _reopen(self):
+    def _reopen(self) -> None:
         for inbound in self._inbound:
             if inbound.reader is not None and not inbound.reader.replaced():
                 continue
@@ -209,7 +211,7 @@ class HorusBridge(Node):
                 inbound.reader = shm.ShmTopicReader(
                     inbound.conv.horus_type, inbound.route.horus_topic, self._ns,
                     start=self._start)
-            except shm.ShmError as exc:
+            except ShmError as exc:
                 self.get_logger().debug(bounded(exc))
             except OSError as exc:
                 self._incident(inbound, 'open', 'cannot open: %s' % exc)
@@ -217,27 +219,30 @@ class HorusBridge(Node):
             if writer is None or writer.replaced():
                 self._open_writer(topic)
 
-    def _drop_reader(self, inbound):
-        try:
-            inbound.reader.close()
-        except (OSError, ValueError):
-            pass
+    def _drop_reader(self, inbound: _Inbound) -> None:
+        if inbound.reader is not None:
+            try:
+                inbound.reader.close()
+            except (OSError, ValueError):
+                pass
         inbound.reader = None
 
-    def _incident(self, inbound, reason, text):
+    def _incident(self, inbound: _Inbound, reason: str, text: str) -> None:
         """Warn once per occurrence (until data flows again) of trouble on a topic."""
         if inbound.incident != reason:
             inbound.incident = reason
             self._warn((inbound.route.horus_topic, reason),
                        'HORUS %r: %s' % (inbound.route.horus_topic, text))
 
-    def _poll(self):
+    def _poll(self) -> None:
         for inbound in self._inbound:
             if inbound.reader is not None:
                 self._poll_one(inbound)
 
-    def _poll_one(self, inbound):
+    def _poll_one(self, inbound: _Inbound) -> None:
         reader = inbound.reader
+        if reader is None:
+            return
         try:
             reader.check()      # size and header identity, before every batch of reads
             budget = self._max_per_poll
@@ -253,13 +258,13 @@ class HorusBridge(Node):
                 budget -= len(batch)
                 for data in batch:
                     self._forward(inbound, data)
-        except (shm.ShmError, OSError) as exc:
+        except (ShmError, OSError) as exc:
             # Truncated, corrupted or vanished: drop the reader; _reopen() maps the
             # topic again once its file is whole (or re-created).
             self._incident(inbound, 'broken', '%s; reopening when it is valid again' % exc)
             self._drop_reader(inbound)
 
-    def _forward(self, inbound, data):
+    def _forward(self, inbound: _Inbound, data: bytes) -> None:
         try:
             if inbound.cdr is not None:     # serialized directly: publish(bytes)
                 msg = inbound.cdr(data)
@@ -277,7 +282,7 @@ class HorusBridge(Node):
         inbound.incident = None
 
     # -- ROS -> HORUS ----------------------------------------------------------
-    def _open_writer(self, topic):
+    def _open_writer(self, topic: str) -> None:
         route = self._writer_routes[topic]
         old = self._writers.get(topic)
         if old is not None:
@@ -290,10 +295,10 @@ class HorusBridge(Node):
             self._writers[topic] = shm.ShmTopicWriter(
                 CONVERTERS[route.type_name].horus_type, topic, self._ns,
                 capacity=self._capacity)
-        except (shm.ShmError, OSError) as exc:
+        except (ShmError, OSError) as exc:
             self._warn((topic, 'writer'), 'HORUS %r: cannot write: %s' % (topic, bounded(exc)))
 
-    def _on_ros_batch(self, route, sub, msg):
+    def _on_ros_batch(self, route: Route, sub: Any, msg: Any) -> None:
         """Forward `msg`, then the messages already waiting in `sub`, in order."""
         self._on_ros(route, msg)
         for _ in range(ROS_BATCH - 1):
@@ -306,7 +311,7 @@ class HorusBridge(Node):
                 return
             self._on_ros(route, taken[0])
 
-    def _on_ros(self, route, msg):
+    def _on_ros(self, route: Route, msg: Any) -> None:
         conv = CONVERTERS[route.type_name]
         try:
             horus_msg = conv.from_ros(msg, **self._from_ros_options.get(route.type_name, {}))
@@ -321,12 +326,12 @@ class HorusBridge(Node):
             return
         try:
             writer.send(horus_msg)
-        except (shm.ShmError, OSError) as exc:
+        except (ShmError, OSError) as exc:
             self._warn((route.horus_topic, 'writer'), 'HORUS %r: message not forwarded: %s; '
                        'reopening' % (route.horus_topic, bounded(exc)))
             self._open_writer(route.horus_topic)
 
-    def close(self):
+    def close(self) -> None:
         """Leave every HORUS topic (the last participant removes a topic's files)."""
         for inbound in self._inbound:
             if inbound.reader is not None:
@@ -340,7 +345,7 @@ class HorusBridge(Node):
         self._writers.clear()
 
 
-def main(args=None):
+def main(args: Optional[List[str]] = None) -> int:
     """
     Run the bridge until SIGINT/SIGTERM (node_runtime.runner); return the exit status.
 

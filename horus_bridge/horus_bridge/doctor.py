@@ -20,7 +20,7 @@ Each finding is one line with the fix.
 import glob
 import os
 import time
-from typing import Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 from ros2doctor.api import DoctorCheck
 from ros2doctor.api import DoctorReport
@@ -42,7 +42,7 @@ class Route:
     """One HORUS topic to look at: type, topic, namespace, and whether HORUS publishes it."""
 
     def __init__(self, type_name: str, topic: str, namespace: str, produced: bool,
-                 origin: str):
+                 origin: str) -> None:
         """Hold the route; ``origin`` names the bridge (or the shell) it comes from."""
         self.type_name = type_name
         self.topic = topic
@@ -56,7 +56,7 @@ class Route:
         return shm.topic_path(self.topic, self.namespace)
 
 
-def bridge_routes(fqn: str, params: dict) -> List[Route]:
+def bridge_routes(fqn: str, params: Dict[str, Any]) -> List[Route]:
     """Return the routes of one bridge from its parameters."""
     namespace = str(params.get('horus_namespace') or '') or \
         os.environ.get('HORUS_NAMESPACE') or 'default'
@@ -152,7 +152,7 @@ def _findings(probe: Probe, seconds: float) -> Tuple[List[Finding], str]:
 
 
 class _Diagnosis:
-    def __init__(self):
+    def __init__(self) -> None:
         self.findings: List[Finding] = []
         self.sections: List[Tuple[str, Dict[str, str]]] = []
 
@@ -198,7 +198,7 @@ def diagnose(seconds: float = MEASURE_S) -> _Diagnosis:
 _shared = SharedDiagnosis(diagnose)
 
 
-class HorusCheck(DoctorCheck):
+class HorusCheck(DoctorCheck):  # type: ignore[misc,unused-ignore]  # ros2doctor: no hints
     """Check the HORUS link: topic files present, their layout, heads moving."""
 
     def category(self) -> str:
@@ -210,7 +210,7 @@ class HorusCheck(DoctorCheck):
         return emit(PREFIX, _shared.get(fresh=True).findings)
 
 
-class HorusReport(DoctorReport):
+class HorusReport(DoctorReport):  # type: ignore[misc,unused-ignore]  # ros2doctor: no hints
     """Report the HORUS topics of every running bridge."""
 
     def category(self) -> str:

@@ -9,19 +9,26 @@ TYPE is a HORUS sensor type (LaserScan, Imu, ...). frame_id is only meaningful
 for HORUS types without one; it defaults to the ``default_frame_id`` parameter.
 """
 
-from collections import namedtuple
+from typing import Iterable, List, NamedTuple, Set
 
 from horus_msg_py import SENSOR_TYPES
 from horus_msg_py.messages import encode_name
 
-Route = namedtuple('Route', 'type_name horus_topic ros_topic frame_id')
+
+class Route(NamedTuple):
+    """One mapped topic: HORUS type, HORUS topic, ROS topic, ROS frame_id (or '')."""
+
+    type_name: str
+    horus_topic: str
+    ros_topic: str
+    frame_id: str
 
 
 class MappingError(ValueError):
     """A mapping entry that cannot be used."""
 
 
-def _split(entry, direction, max_parts):
+def _split(entry: object, direction: str, max_parts: int) -> List[str]:
     if not isinstance(entry, str):
         raise MappingError('%s entry %r is not a string' % (direction, entry))
     parts = entry.split(':')
@@ -35,7 +42,8 @@ def _split(entry, direction, max_parts):
     return parts
 
 
-def parse_horus_to_ros(entries, default_frame_id=''):
+def parse_horus_to_ros(entries: Iterable[str], default_frame_id: str = '') -> List[Route]:
+    """Return the routes of ``horus_to_ros`` entries; MappingError for a bad one."""
     routes = []
     for entry in entries:
         if not entry:
@@ -51,7 +59,8 @@ def parse_horus_to_ros(entries, default_frame_id=''):
     return routes
 
 
-def parse_ros_to_horus(entries):
+def parse_ros_to_horus(entries: Iterable[str]) -> List[Route]:
+    """Return the routes of ``ros_to_horus`` entries; MappingError for a bad one."""
     routes = []
     for entry in entries:
         if not entry:
@@ -62,8 +71,8 @@ def parse_ros_to_horus(entries):
     return routes
 
 
-def _check_unique(routes, field, direction):
-    seen = set()
+def _check_unique(routes: List[Route], field: str, direction: str) -> None:
+    seen: Set[str] = set()
     for route in routes:
         key = getattr(route, field)
         if key in seen:

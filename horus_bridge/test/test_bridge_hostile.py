@@ -30,6 +30,7 @@ import rclpy
 from rclpy.executors import SingleThreadedExecutor
 from sensor_msgs.msg import Imu, Range
 import workspace_testing as wt
+from workspace_testing.signals import wait_for_handlers
 
 BRIDGE = wt.executable('horus_bridge', 'horus_bridge')
 WAIT = 60.0  # upper bound for start-up on a loaded machine, not a budget
@@ -267,20 +268,6 @@ def test_after_the_fuzz_logs_memory_and_exit_are_bounded(harness):
     assert max(len(line) for line in lines) < 1000
 
 
-def _wait_for_handlers(proc):
-    """Wait until the process catches SIGINT and SIGTERM (SigCgt in /proc/PID/status)."""
-    want = (1 << (signal.SIGINT - 1)) | (1 << (signal.SIGTERM - 1))
-    deadline = time.monotonic() + WAIT
-    while time.monotonic() < deadline:
-        assert proc.poll() is None
-        with open('/proc/%d/status' % proc.pid) as f:
-            caught = [int(line.split()[1], 16) for line in f if line.startswith('SigCgt:')]
-        if caught and caught[0] & want == want:
-            return
-        time.sleep(0.002)
-    pytest.fail('the launcher never installed its signal handlers')
-
-
 @pytest.mark.parametrize('sig, moments', [
     (signal.SIGINT, ('imports', 'steady')), (signal.SIGTERM, ('start-up', 'steady'))])
 def test_signal_at_any_moment_exits_0_without_traceback(tmp_path, domain_id, sig, moments):
@@ -296,7 +283,7 @@ def test_signal_at_any_moment_exits_0_without_traceback(tmp_path, domain_id, sig
         for delay in moments:
             proc = wt.start([BRIDGE, '--ros-args', '--params-file', params],
                             env=_env(ns, domain_id))
-            _wait_for_handlers(proc)
+            wait_for_handlers(proc, WAIT)
             if delay == 'steady':
                 assert wt.wait_for(lambda: proc.poll() is not None or
                                    os.path.exists(shm.topic_path('js', ns)), WAIT)
