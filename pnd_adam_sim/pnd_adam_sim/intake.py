@@ -16,6 +16,7 @@ hold only our own text and numbers, capped in length.
 
 import logging
 import time
+from typing import Any, Callable, Optional
 
 # The binding's own take, which hands over the serialized bytes (DataReader.take() decodes
 # every sample first). Not public API: cyclonedds is pinned (requirements/extra-pnd_adam_sim.txt)
@@ -51,14 +52,17 @@ _ANY = SampleState.Any | ViewState.Any | InstanceState.Any
 class RejectionLog:
     """Counts rejections and logs them, at most one line per kind every LOG_INTERVAL."""
 
-    def __init__(self, what, clock=time.monotonic, interval=LOG_INTERVAL, log=LOG):
+    def __init__(self, what: str, clock: Callable[[], float] = time.monotonic,
+                 interval: float = LOG_INTERVAL, log: logging.Logger = LOG) -> None:
+        """Count and log the rejected samples of `what` (a topic's command name)."""
         self.what = what
         self.count = 0
-        self.by_kind = {}
+        self.by_kind: dict[str, int] = {}
         self._log = log
         self._limiter = RateLimiter(interval, None, clock)   # kinds are a fixed set
 
-    def __call__(self, reason, kind):
+    def __call__(self, reason: str, kind: str) -> None:
+        """Count one rejection of this kind and log it unless its kind was just logged."""
         self.count += 1
         self.by_kind[kind] = self.by_kind.get(kind, 0) + 1
         allowed, suppressed = self._limiter.allow(kind)
@@ -68,7 +72,7 @@ class RejectionLog:
                           cap(reason), self.count, suppressed_note(suppressed))
 
 
-def cap(text, limit=MAX_REASON_CHARS):
+def cap(text: str, limit: int = MAX_REASON_CHARS) -> str:
     """Return text in at most limit characters (node_runtime's clip: the cut is marked)."""
     return clip(text, limit)
 
@@ -76,23 +80,25 @@ def cap(text, limit=MAX_REASON_CHARS):
 class CommandIntake:
     """Reader of one command topic: size check, deserialization, validation, apply."""
 
-    def __init__(self, data_type, example, apply, what):
+    def __init__(self, data_type: Any, example: Any, apply: Callable[[Any], None],
+                 what: str) -> None:
         """Intake of data_type samples; example is a valid command of the expected size."""
-        self.reader = None
+        self.reader: 'Optional[DataReader[Any]]' = None
         self.data_type = data_type
         self.apply = apply
         self.rejections = RejectionLog(what)
         # Both encodings (XCDR1 and XCDR2) of a valid command fit in twice its XCDR1 size.
         self.max_bytes = 2 * len(example.serialize())
 
-    def subscribe(self, participant, topic_name):
+    def subscribe(self, participant: Any, topic_name: str) -> 'CommandIntake':
         """Create the reader of topic_name on participant; returns self."""
         self.reader = DataReader(participant, Topic(participant, topic_name, self.data_type),
                                  qos=COMMAND_QOS)
         return self
 
-    def drain(self, limit=MAX_WAITING):
+    def drain(self, limit: int = MAX_WAITING) -> None:
         """Take every waiting sample (up to limit) and apply the valid ones in order."""
+        assert self.reader is not None, 'drain() before subscribe()'
         taken = ddspy_take(self.reader._ref, _ANY, limit)
         if isinstance(taken, int):  # a DDS error code: nothing was taken
             return
@@ -100,7 +106,7 @@ class CommandIntake:
             if info.valid_data:
                 self.handle(data)
 
-    def handle(self, data):
+    def handle(self, data: bytes) -> None:
         """Check, decode, validate and apply one serialized sample (bytes)."""
         if len(data) > self.max_bytes:
             self.rejections(f'{len(data)} bytes, larger than any valid command '

@@ -14,13 +14,14 @@ import logging
 import sys
 import threading
 import time
+from typing import Any, Optional, Sequence
 
 from cyclonedds.domain import DomainParticipant
 from cyclonedds.pub import DataWriter
 from cyclonedds.topic import Topic
-from node_runtime import runner, stop as stop_request
 from node_runtime.loop import DeadlineLoop
 from pnd_adam_description.joints import NUM_JOINTS
+from sim_runtime import program
 import yaml
 
 from .intake import CommandIntake
@@ -32,7 +33,7 @@ from .vendor_idl import (BatteryData_, HandCmd_, HandState_, IMUState_, LowCmd_,
 
 LOG = logging.getLogger('adam_sim')
 
-DEFAULTS = {
+DEFAULTS: dict[str, Any] = {
     # The vendor's user-facing ROS 2 domain is 2 (INTERFACES.md §3); override per run.
     'domain_id': 2,
     'rate_hz': 500.0,
@@ -40,9 +41,11 @@ DEFAULTS = {
 }
 
 
-def load_config(path=None, overrides=None):
+def load_config(path: Optional[str] = None,
+                overrides: Optional[dict[str, Any]] = None) -> dict[str, Any]:
     """Merge DEFAULTS, an optional YAML file and command-line overrides (None = keep)."""
-    cfg = {k: (dict(v) if isinstance(v, dict) else v) for k, v in DEFAULTS.items()}
+    cfg: dict[str, Any] = {k: (dict(v) if isinstance(v, dict) else v)
+                           for k, v in DEFAULTS.items()}
     if path:
         with open(path, encoding='utf-8') as f:
             data = yaml.safe_load(f) or {}
@@ -71,7 +74,8 @@ def load_config(path=None, overrides=None):
     return cfg
 
 
-def lowstate_from_model(model):
+def lowstate_from_model(model: AdamModel) -> LowState_:
+    """Return the model's LowState_ as an object (state_cdr packs the same bytes faster)."""
     quat, gyro, acc, ypr, temp = model.imu()
     modes = model.motor_modes()
     q, dq, ddq, tau = model.q, model.dq, model.ddq, model.tau
@@ -89,24 +93,34 @@ def lowstate_from_model(model):
                      battery_data=battery, reserve=0)
 
 
-def handstate_from_model(model):
+def handstate_from_model(model: AdamModel) -> HandState_:
+    """Return the model's HandState_ (positions rounded to integers)."""
     return HandState_(position=[int(round(p)) for p in model.hand], reserve=0)
 
 
 class AdamSimulator:
     """DDS endpoints + fixed-rate loop around an AdamModel."""
 
-    def __init__(self, domain_id, rate_hz, model=None, trace=False, stop=None, namespace=''):
+    def __init__(self, domain_id: int, rate_hz: float, model: Optional[AdamModel] = None,
+                 trace: bool = False, stop: Optional[threading.Event] = None,
+                 namespace: str = '', trace_file: Optional[str] = None) -> None:
+        """
+        Join `domain_id` and create the endpoints; tick at rate_hz once run.
+
+        trace (or a trace_file, written by finish()) records every lowstate's write time.
+        """
         self.rate_hz = float(rate_hz)
+        self.domain_id = int(domain_id)
         # The vendor's topics, under a ROS namespace for several robots on one domain.
         self.topics = tuple(namespaced(t, namespace) for t in (
             TOPIC_LOWSTATE, TOPIC_HANDSTATE, TOPIC_LOWCMD, TOPIC_HANDCMD))
         lowstate, handstate, lowcmd, handcmd = self.topics
         # (tick, wall-clock ns just after the write) of every lowstate, for latency
         # measurements by a receiver on the same host (benchmarks/pnd_lowstate.py).
-        self.trace = [] if trace else None
+        self.trace: Optional[list[tuple[int, int]]] = [] if trace or trace_file else None
+        self.trace_file = trace_file
         self.model = model or AdamModel()
-        self.dp = DomainParticipant(int(domain_id))
+        self.dp = DomainParticipant(self.domain_id)
         self.lowstate_writer = DataWriter(self.dp, Topic(self.dp, lowstate, LowState_))
         self.handstate_writer = DataWriter(self.dp, Topic(self.dp, handstate, HandState_))
         # Samples are applied in arrival order, so the last valid one wins; a bad one is
@@ -126,7 +140,8 @@ class AdamSimulator:
         self.overruns = 0
         self.stop_event = stop if stop is not None else threading.Event()
 
-    def tick(self):
+    def tick(self) -> None:
+        """Take the waiting commands, step the model once, write lowstate and handstate."""
         self.lowcmd_intake.drain()
         self.handcmd_intake.drain()
         timeouts = self.model.timeouts
@@ -141,12 +156,13 @@ class AdamSimulator:
             self.trace.append((self.model.tick, time.time_ns()))
         write_serialized(self.handstate_writer, self.encoder.handstate(self.model))
 
-    def write_trace(self, path):
+    def write_trace(self, path: str) -> None:
+        """Write the trace as CSV: tick,write_time_ns."""
         with open(path, 'w', encoding='utf-8') as f:
             f.write('tick,write_time_ns\n')
-            f.writelines(f'{t},{ns}\n' for t, ns in self.trace)
+            f.writelines(f'{t},{ns}\n' for t, ns in self.trace or ())
 
-    def run(self, duration=None):
+    def run(self, duration: Optional[float] = None) -> None:
         """
         Tick at rate_hz until stopped or for a duration (round(duration * rate_hz) ticks).
 
@@ -163,31 +179,54 @@ class AdamSimulator:
         finally:
             self.overruns += loop.stalls
 
-    def close(self):
-        # Deleting the participant tears down its readers and writers.
+    def close(self) -> None:
+        """Delete the participant (it tears down its readers and writers)."""
         del self.lowstate_writer, self.handstate_writer, self.lowcmd_intake, self.handcmd_intake
         del self.reject_lowcmd, self.reject_handcmd, self.dp
 
+    # -- sim_runtime.program ----------------------------------------------------------
+    def start(self) -> None:
+        """Do nothing: the loop is all there is, and run() runs it."""
 
-def _parse_args(argv):
-    # launch_ros appends "--ros-args ..." to every executable it starts; it means nothing here.
-    if '--ros-args' in argv:
-        argv = argv[:argv.index('--ros-args')]
-    p = argparse.ArgumentParser(prog='adam_sim', description=__doc__.splitlines()[0])
-    p.add_argument('--config', help='YAML file (see share/pnd_adam_sim/config/adam_sim.yaml)')
+    def running(self) -> str:
+        """Return the start-up line of the log."""
+        cfg = self.model.cfg
+        timeout = f'{cfg.command_timeout:g} s' if cfg.command_timeout > 0 else 'off'
+        lowstate, handstate, lowcmd, handcmd = self.topics
+        return (f'running: domain {self.domain_id:d}, {self.rate_hz:g} Hz, publishing '
+                f'{lowstate} {handstate}, subscribed to {lowcmd} {handcmd}; physics '
+                f'{cfg.physics_engine} (base {cfg.base}), command timeout {timeout}')
+
+    def finish(self) -> str:
+        """Return the summary line of the log; close(), then write the trace file if any."""
+        m = self.model
+        summary = (f'stopped after {m.tick:d} ticks: lowcmd applied {m.lowcmd_applied:d} '
+                   f'rejected {self.reject_lowcmd.count:d}, handcmd applied '
+                   f'{m.handcmd_applied:d} rejected {self.reject_handcmd.count:d}, '
+                   f'{self.overruns:d} overruns')
+        self.close()
+        if self.trace_file:
+            self.write_trace(self.trace_file)
+        return summary
+
+
+def _add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument('--domain', type=int, dest='domain_id', help='DDS domain id')
     p.add_argument('--rate', type=float, dest='rate_hz', help='state rate in Hz')
     p.add_argument('--namespace', default='',
                    help='ROS namespace of the topics (e.g. /robot1: DDS rt/robot1/lowstate, '
                         'ROS /robot1/lowstate); default none, as on the robot')
-    p.add_argument('--duration', type=float, help='stop after this many seconds of ticks')
     p.add_argument('--trace-file', help='write "tick,write_time_ns" of every lowstate to this '
                    'CSV file on exit (for latency measurements)')
-    p.add_argument('--log-level', default='INFO')
-    return p.parse_args(argv)
 
 
-def main(argv=None):
+def _parse_args(argv: Sequence[str]) -> argparse.Namespace:
+    return program.parse_args('adam_sim', __doc__.splitlines()[0] if __doc__ else '', argv,
+                              _add_arguments, config_help='YAML file (see '
+                              'share/pnd_adam_sim/config/adam_sim.yaml)')
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
     """
     Run the simulator until SIGINT/SIGTERM (or --duration); return the exit status.
 
@@ -195,39 +234,23 @@ def main(argv=None):
     line for a bad configuration, 1 for any other failure.
     """
     args = _parse_args(sys.argv[1:] if argv is None else argv)
-    return runner.run_program(lambda: _run(args), prog='adam_sim')
+    return program.main('adam_sim', lambda: _run(args))
 
 
-def _run(args):
-    logging.basicConfig(level=args.log_level.upper(), stream=sys.stderr,
-                        format='[%(name)s] %(levelname)s: %(message)s')
-    try:
-        cfg = load_config(args.config, {'domain_id': args.domain_id, 'rate_hz': args.rate_hz})
-        if stop_request.requested():    # stopped during start-up: nothing was created yet
-            return
-        model = AdamModel(ModelConfig(**cfg['model']), timestep=1.0 / cfg['rate_hz'])
-        namespaced(TOPIC_LOWSTATE, args.namespace)      # a bad namespace is a bad configuration
-    except (OSError, ValueError, yaml.YAMLError) as e:
-        raise runner.ConfigError(e) from None
-    sim = AdamSimulator(cfg['domain_id'], cfg['rate_hz'], model, trace=bool(args.trace_file),
-                        stop=stop_request.event(), namespace=args.namespace)
-    LOG.info('running: domain %d, %g Hz, publishing %s %s, subscribed to %s %s; physics %s '
-             '(base %s), command timeout %s', cfg['domain_id'], cfg['rate_hz'],
-             *sim.topics,
-             model.cfg.physics_engine, model.cfg.base,
-             f'{model.cfg.command_timeout:g} s' if model.cfg.command_timeout > 0 else 'off')
-    for h in logging.getLogger().handlers:
-        h.flush()
-    try:
-        sim.run(args.duration)
-    finally:
-        m = sim.model
-        LOG.info('stopped after %d ticks: lowcmd applied %d rejected %d, handcmd applied %d '
-                 'rejected %d, %d overruns', m.tick, m.lowcmd_applied, sim.reject_lowcmd.count,
-                 m.handcmd_applied, sim.reject_handcmd.count, sim.overruns)
-        sim.close()
-        if args.trace_file:
-            sim.write_trace(args.trace_file)
+def _build(args: argparse.Namespace, cfg: dict[str, Any],
+           stop: threading.Event) -> AdamSimulator:
+    model = AdamModel(ModelConfig(**cfg['model']), timestep=1.0 / cfg['rate_hz'])
+    namespaced(TOPIC_LOWSTATE, args.namespace)      # a bad namespace is a bad configuration
+    return AdamSimulator(cfg['domain_id'], cfg['rate_hz'], model, stop=stop,
+                         namespace=args.namespace, trace_file=args.trace_file)
+
+
+def _run(args: argparse.Namespace) -> None:
+    program.run_simulation(
+        LOG, args,
+        lambda: load_config(args.config, {'domain_id': args.domain_id, 'rate_hz': args.rate_hz}),
+        lambda cfg, stop: _build(args, cfg, stop),
+        config_errors=(OSError, ValueError, yaml.YAMLError))
 
 
 if __name__ == '__main__':

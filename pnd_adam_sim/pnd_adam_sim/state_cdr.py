@@ -18,6 +18,7 @@ DDS leaves uninitialised), for model states and for hypothesis values, and round
 """
 from itertools import chain
 import struct
+from typing import Any, Optional, Sequence, TYPE_CHECKING
 
 from cyclonedds._clayer import ddspy_write
 from cyclonedds.core import DDSException
@@ -26,11 +27,14 @@ from ros_wire import FixedLayout, HEADER_SIZE
 
 from .vendor_idl import HAND_DOF, WIRELESS_REMOTE_LEN
 
+if TYPE_CHECKING:
+    from .model import AdamModel
+
 # MotorState_: mode u8, q, dq, ddq, tau_est f32, state, reserve u32.
 MOTOR_FIELDS = 7
 
 
-def lowstate_layout(status, n_motors=NUM_JOINTS):
+def lowstate_layout(status: str, n_motors: int = NUM_JOINTS) -> Any:
     """
     Compile LowState_ with `n_motors` motors and this battery status text.
 
@@ -48,7 +52,7 @@ def lowstate_layout(status, n_motors=NUM_JOINTS):
             .var('I').build())
 
 
-def handstate_layout():
+def handstate_layout() -> Any:
     """Compile HandState_: pack(position[12], reserve)."""
     return FixedLayout().var('I', HAND_DOF).var('I').build()
 
@@ -74,10 +78,10 @@ class _LowStateFrame:
     (pack_into), from plain floats.
     """
 
-    def __init__(self, status, n_motors, remote):
+    def __init__(self, status: str, n_motors: int, remote: Sequence[int]) -> None:
         self.status, self.n, self.remote = status, n_motors, remote
         layout = lowstate_layout(status, n_motors)
-        values = [0] * (2 + 13 + 1 + MOTOR_FIELDS * n_motors)
+        values: list[int] = [0] * (2 + 13 + 1 + MOTOR_FIELDS * n_motors)
         values += [int(r) for r in remote]
         values += [0] * 6
         self.buf = bytearray(layout.pack(*values))
@@ -89,20 +93,22 @@ class _LowStateFrame:
 class StateEncoder:
     """LowState_/HandState_ bytes of an AdamModel, as `lowstate_from_model` would give."""
 
-    def __init__(self):
-        self._lowstate = {}          # (battery status text, motors) -> layout
-        self._frame = None           # the last _LowStateFrame
+    def __init__(self) -> None:
+        """Start with no layout compiled (one is compiled per battery status text)."""
+        self._lowstate: dict[tuple[str, int], Any] = {}  # (status text, motors) -> layout
+        self._frame: Optional[_LowStateFrame] = None          # the last _LowStateFrame
         self.hand_layout = handstate_layout()
-        self._hand = (None, b'')     # (model.hand's bytes, their HandState_ bytes)
+        # (model.hand's bytes, their HandState_ bytes)
+        self._hand: tuple[Optional[bytes], bytes] = (None, b'')
 
-    def lowstate_layout(self, status, n_motors=NUM_JOINTS):
+    def lowstate_layout(self, status: str, n_motors: int = NUM_JOINTS) -> Any:
         """Return the compiled LowState_ layout for this status text and motor count."""
         layout = self._lowstate.get((status, n_motors))
         if layout is None:
             layout = self._lowstate[status, n_motors] = lowstate_layout(status, n_motors)
         return layout
 
-    def lowstate(self, model):
+    def lowstate(self, model: 'AdamModel') -> bytes:
         """Return the LowState_ bytes of the model's current state."""
         q, dq, ddq, tau = model.joint_lists()
         n = len(q)
@@ -121,7 +127,7 @@ class StateEncoder:
                            model.current, model.power, model.wh_accumulated)
         return bytes(buf)
 
-    def handstate(self, model):
+    def handstate(self, model: 'AdamModel') -> bytes:
         """Return the HandState_ bytes (positions rounded to integers)."""
         key = model.hand.tobytes()
         if key != self._hand[0]:    # the hands only move after a HandCmd
@@ -130,7 +136,7 @@ class StateEncoder:
         return self._hand[1]
 
 
-def write_serialized(writer, data):
+def write_serialized(writer: Any, data: bytes) -> None:
     """Write serialized bytes of the writer's type, as DataWriter.write writes its own."""
     if len(data) % 4:
         data = data.ljust((len(data) + 3) & ~3, b'\0')

@@ -9,6 +9,7 @@ arm stop short.
 """
 
 import math
+from typing import Any, Sequence
 
 from pnd_adam_description.joints import (HAND_CLOSED, HAND_DOF, HAND_OPEN, JOINT_LIMITS,
                                          KD_MAX, KI_MAX, KP_MAX, MODE_PR_VALUES,
@@ -28,19 +29,19 @@ class CommandRejected(ValueError):
     range'), so that logs can be rate-limited per kind however varied the values are.
     """
 
-    def __init__(self, reason, kind):
+    def __init__(self, reason: str, kind: str) -> None:
         super().__init__(reason)
         self.kind = kind
 
 
-def _check_range(what, kind, value, lo, hi):
+def _check_range(what: str, kind: str, value: float, lo: float, hi: float) -> None:
     if not math.isfinite(value):
         raise CommandRejected(f'{what} is not finite ({value})', f'{kind} not finite')
     if value < lo - _TOL or value > hi + _TOL:
         raise CommandRejected(f'{what}={value:.6g} outside [{lo:g}, {hi:g}]', f'{kind} range')
 
 
-def validate_lowcmd(cmd, limits=JOINT_LIMITS):
+def validate_lowcmd(cmd: Any, limits: Sequence[Any] = JOINT_LIMITS) -> None:
     """Raise CommandRejected unless every field of a LowCmd_-like object is acceptable."""
     if cmd.mode_pr not in MODE_PR_VALUES:
         raise CommandRejected(f'mode_pr={cmd.mode_pr} is not 0 (serial) or 1 (parallel)',
@@ -62,7 +63,7 @@ def validate_lowcmd(cmd, limits=JOINT_LIMITS):
         _check_range(f'{name}.ki', 'motor_cmd[].ki', m.ki, 0.0, KI_MAX)
 
 
-def validate_handcmd(cmd):
+def validate_handcmd(cmd: Any) -> None:
     """Raise CommandRejected unless a HandCmd_-like object is acceptable."""
     if len(cmd.position) != HAND_DOF:
         raise CommandRejected(f'position has {len(cmd.position)} entries, expected {HAND_DOF}',
