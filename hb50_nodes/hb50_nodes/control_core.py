@@ -5,11 +5,12 @@ from dataclasses import dataclass
 import math
 
 import numpy as np
+from robot_model.quaternion import to_rpy
 
 from . import kinematics, levels
 from .drives import GRAVITY
 from .gait import InvalidVelocityCommand, scale_velocity, smoothstep, Trot, VelocityCommand
-from .layout import LEG_SIDE, NUM_JOINTS, NUM_LEGS
+from .layout import NUM_JOINTS, NUM_LEGS
 from .validation import GainLimits
 
 # bridge_node's default t_pos envelope, per joint in the vendor order (every leg alike).
@@ -99,14 +100,6 @@ class JointTargets:
     t_pos: np.ndarray
     t_vel: np.ndarray
     t_trq: np.ndarray
-
-
-def quat_to_rpy(x, y, z, w):
-    """Roll, pitch, yaw (rad, ZYX convention) of a unit quaternion given as x, y, z, w."""
-    roll = math.atan2(2.0 * (w * x + y * z), 1.0 - 2.0 * (x * x + y * y))
-    pitch = math.asin(min(1.0, max(-1.0, 2.0 * (w * y - z * x))))
-    yaw = math.atan2(2.0 * (w * z + x * y), 1.0 - 2.0 * (y * y + z * z))
-    return float(roll), float(pitch), float(yaw)
 
 
 def rotation_rp(roll, pitch):
@@ -317,47 +310,15 @@ class ControlCore:
         """
         Feet, their velocities and forces, contacts, body velocity and height from the joints.
 
-        The math of kinematics.forward_and_jacobian, foot_velocity, foot_force_from_torque and
-        body_twist_from_feet, written out per leg in plain floats: at 500 Hz numpy's per-call
-        overhead on 3x3 blocks costs several times the arithmetic (test_control_core checks
-        the two agree).
+        The legs through kinematics.leg_states (plain floats: at 500 Hz numpy's per-call
+        overhead on 3x3 blocks costs several times the arithmetic; test_control_core checks
+        it agrees with the numpy functions of kinematics).
         """
-        cfg, est, geo = self.cfg, self.est, self.geo
-        la, lt, ls = geo.l_abad, geo.l_thigh, geo.l_shank
+        cfg, est = self.cfg, self.est
         self._q = q = self.q.tolist()
-        dq, tau = self.dq.tolist(), self.tau.tolist()
-        sin, cos = math.sin, math.cos
         feet, vel, force, contact, planted = [], [], [], [], []
         threshold = cfg.contact_force
-        for leg, (side, (hx, hy, hz)) in enumerate(zip(LEG_SIDE, geo.hips.tolist())):
-            i = 3 * leg
-            q0, q1, q2 = q[i], q[i + 1], q[i + 2]
-            s0, c0 = sin(q0), cos(q0)
-            s12, c12 = sin(q1 + q2), cos(q1 + q2)
-            length = lt * cos(q1) + ls * c12
-            x = -lt * sin(q1) - ls * s12
-            sla = side * la
-            p = (hx + x, hy + (sla * c0 + length * s0), hz + (sla * s0 - length * c0))
-            # Jacobian entries j[row][joint]; j00 is always 0.
-            j01, j02 = -length, -ls * c12
-            j10, j11, j12 = -sla * s0 + length * c0, x * s0, -ls * s12 * s0
-            j20, j21, j22 = sla * c0 + length * s0, -x * c0, ls * s12 * c0
-            d0, d1, d2 = dq[i], dq[i + 1], dq[i + 2]
-            v = (j01 * d1 + j02 * d2, j10 * d0 + j11 * d1 + j12 * d2,
-                 j20 * d0 + j21 * d1 + j22 * d2)
-            # F = -J^-T tau, with J^-T = cofactor(J) / det(J); m0k: cofactors of row 0.
-            m00, m01, m02 = j11 * j22 - j12 * j21, j12 * j20 - j10 * j22, j10 * j21 - j11 * j20
-            det = j01 * m01 + j02 * m02
-            t0, t1, t2 = tau[i], tau[i + 1], tau[i + 2]
-            if det == 0.0:      # a fully stretched leg: least squares, as numpy would
-                jac_t = np.array(((0.0, j10, j20), (j01, j11, j21), (j02, j12, j22)))
-                f = tuple((-np.linalg.lstsq(jac_t, np.array((t0, t1, t2)),
-                                            rcond=None)[0]).tolist())
-            else:
-                inv = -1.0 / det
-                f = ((m00 * t0 + m01 * t1 + m02 * t2) * inv,
-                     ((j02 * j21 - j01 * j22) * t0 - j02 * j20 * t1 + j01 * j20 * t2) * inv,
-                     ((j01 * j12 - j02 * j11) * t0 + j02 * j10 * t1 - j01 * j10 * t2) * inv)
+        for p, v, f in kinematics.leg_states(self.geo, q, self.dq.tolist(), self.tau.tolist()):
             touching = f[2] > threshold
             feet.append(p)
             vel.append(v)
@@ -373,7 +334,7 @@ class ControlCore:
         body[0] += alpha * (vx - body[0])
         body[1] += alpha * (vy - body[1])
         # The IMU's roll and pitch level the feet and the body velocity.
-        roll, pitch, yaw = est.rpy = quat_to_rpy(*est.quat)
+        roll, pitch, yaw = est.rpy = to_rpy(est.quat)
         cr, sr, cp, sp = math.cos(roll), math.sin(roll), math.cos(pitch), math.sin(pitch)
         bx, by, bz = body
         # rotation_rp(roll, pitch) @ body_lin, written out.

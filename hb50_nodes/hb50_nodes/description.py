@@ -12,13 +12,13 @@ Visuals are primitive shapes (box, cylinders, spheres), so no mesh files are nee
 Plain Python (no rclpy, no mujoco).
 """
 
-from dataclasses import dataclass
 import math
 import os
-from typing import Tuple
+from typing import Dict, List, Optional, Tuple
 import xml.etree.ElementTree as ET
 
 from node_runtime.share import share_file as _share_file
+from robot_model.urdf import Joint, UrdfWriter
 
 from .kinematics import LegGeometry
 from .layout import EFFORT_LIMIT, LEG_FRONT, LEG_SIDE, VELOCITY_LIMIT
@@ -41,44 +41,31 @@ HIP_RADIUS = 0.035     # m, the abduction motor drawn as a cylinder along y
 _SOURCE_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-@dataclass(frozen=True)
-class Joint:
-    """One URDF joint: `kind` revolute or fixed; origin xyz (m) in the parent link."""
-
-    name: str
-    kind: str
-    parent: str
-    child: str
-    xyz: Tuple[float, float, float]
-    axis: Tuple[float, float, float] = (0.0, 0.0, 0.0)
-    lower: float = 0.0      # rad
-    upper: float = 0.0      # rad
-
-
-def share_file(*parts):
+def share_file(*parts: str) -> str:
     """Return share/hb50_nodes/<parts> of the install, else the source tree's <parts>."""
     return _share_file('hb50_nodes', _SOURCE_ROOT, *parts)
 
 
-def model_path():
+def model_path() -> str:
     """Return the MJCF (installed share/, else the source tree's models/)."""
     return share_file('models', 'hb50.xml')
 
 
-def urdf_path():
+def urdf_path() -> str:
     """Return the installed URDF, share/hb50_nodes/urdf/hb50.urdf (source tree as fallback)."""
     return share_file('urdf', 'hb50.urdf')
 
 
-def _floats(text):
-    return tuple(float(v) for v in text.split())
+def _floats(text: Optional[str]) -> Tuple[float, ...]:
+    return tuple(float(v) for v in (text or '').split())
 
 
-def _fmt(values):
-    return ' '.join(f'{v:.9g}' for v in values)
+def _vec3(text: Optional[str]) -> Tuple[float, float, float]:
+    x, y, z = _floats(text)
+    return x, y, z
 
 
-def _positions(leg, geo):
+def _positions(leg: str, geo: LegGeometry) -> Dict[str, Tuple[float, float, float]]:
     """Joint origins of one leg from `geo`, as mujoco_physics._apply_geometry sets them."""
     i = LEGS.index(leg)
     side = LEG_SIDE[i]
@@ -88,59 +75,58 @@ def _positions(leg, geo):
             'foot': (0.0, 0.0, -geo.l_shank)}
 
 
-def joints(geo=LegGeometry(), mjcf=None):
+def _bodies(mjcf: str) -> Dict[str, ET.Element]:
+    return {str(b.get('name')): b for b in ET.parse(mjcf).getroot().iter('body')}
+
+
+def _child(el: ET.Element, path: str) -> ET.Element:
+    found = el.find(path)
+    if found is None:
+        raise ValueError(f'MJCF body {el.get("name")} has no {path}')
+    return found
+
+
+def joints(geo: LegGeometry = LegGeometry(), mjcf: Optional[str] = None) -> List[Joint]:
     """Return the URDF joints in tree order (per leg j0, j1, j2, foot), from the MJCF."""
-    root = ET.parse(mjcf or model_path()).getroot()
-    bodies = {b.get('name'): b for b in root.iter('body')}
+    bodies = _bodies(mjcf or model_path())
     out = []
     for leg in LEGS:
         pos = _positions(leg, geo)
         parent = ROOT_LINK
-        for index, (body, link) in enumerate(_LINK_OF_BODY):
-            joint = bodies[f'{leg}_{body}'].find('joint')
+        for body, link in _LINK_OF_BODY:
+            joint = _child(bodies[f'{leg}_{body}'], 'joint')
             lower, upper = _floats(joint.get('range'))
-            out.append(Joint(joint.get('name'), 'revolute', parent, f'{leg}_{link}', pos[body],
-                             _floats(joint.get('axis')), lower, upper))
+            out.append(Joint(str(joint.get('name')), 'revolute', parent, f'{leg}_{link}',
+                             pos[body], axis=_vec3(joint.get('axis')), lower=lower,
+                             upper=upper, effort=EFFORT_LIMIT, velocity=VELOCITY_LIMIT))
             parent = f'{leg}_{link}'
         out.append(Joint(f'{leg}_foot_joint', 'fixed', parent, f'{leg}_foot', pos['foot']))
     return out
 
 
-def _inertial(parent, body, mass_scale=1.0):
-    inertial = body.find('inertial')
-    el = ET.SubElement(parent, 'inertial')
-    ET.SubElement(el, 'origin', xyz=_fmt(_floats(inertial.get('pos'))), rpy='0 0 0')
-    ET.SubElement(el, 'mass', value=f'{float(inertial.get("mass")) * mass_scale:.9g}')
+def _mass(body: ET.Element) -> float:
+    return float(_child(body, 'inertial').get('mass', ''))
+
+
+def _inertial(urdf: UrdfWriter, link: ET.Element, body: ET.Element,
+              mass_scale: float = 1.0) -> None:
+    inertial = _child(body, 'inertial')
     ixx, iyy, izz = (v * mass_scale for v in _floats(inertial.get('diaginertia')))
-    ET.SubElement(el, 'inertia', ixx=f'{ixx:.9g}', ixy='0', ixz='0', iyy=f'{iyy:.9g}',
-                  iyz='0', izz=f'{izz:.9g}')
+    urdf.inertial(link, _floats(inertial.get('pos')), _mass(body) * mass_scale, (ixx, iyy, izz))
 
 
-def _shape(parent, tag, material, xyz, rpy, **geometry):
-    """Add one visual (with material) or collision (without) of a primitive shape."""
-    el = ET.SubElement(parent, tag)
-    ET.SubElement(el, 'origin', xyz=_fmt(xyz), rpy=_fmt(rpy))
-    kind, attrs = next(iter(geometry.items()))
-    ET.SubElement(ET.SubElement(el, 'geometry'), kind, **attrs)
-    if tag == 'visual':
-        ET.SubElement(el, 'material', name=material)
-
-
-def _both(parent, material, xyz, rpy=(0.0, 0.0, 0.0), **geometry):
-    _shape(parent, 'visual', material, xyz, rpy, **geometry)
-    _shape(parent, 'collision', material, xyz, rpy, **geometry)
-
-
-def _capsule_as_cylinder(link, geom, material):
+def _capsule_as_cylinder(urdf: UrdfWriter, link: ET.Element, geom: ET.Element,
+                         material: str) -> None:
     """Add an MJCF capsule `fromto` along z as a URDF cylinder (URDF has no capsule)."""
     x0, y0, z0, x1, y1, z1 = _floats(geom.get('fromto'))
     radius = _floats(geom.get('size'))[0]
     length = math.dist((x0, y0, z0), (x1, y1, z1))
-    _both(link, material, ((x0 + x1) / 2, (y0 + y1) / 2, (z0 + z1) / 2),
-          cylinder={'radius': f'{radius:.9g}', 'length': f'{length:.9g}'})
+    urdf.shape(link, material, urdf.cylinder(radius, length),
+               ((x0 + x1) / 2, (y0 + y1) / 2, (z0 + z1) / 2))
 
 
-def generate(geo=LegGeometry(), mjcf=None, body_mass=None):
+def generate(geo: LegGeometry = LegGeometry(), mjcf: Optional[str] = None,
+             body_mass: Optional[float] = None) -> str:
     """
     Return the URDF text of the HB50.
 
@@ -148,61 +134,48 @@ def generate(geo=LegGeometry(), mjcf=None, body_mass=None):
     simulator's body_mass parameter scales the trunk, None keeps the MJCF's masses.
     """
     mjcf = mjcf or model_path()
-    root = ET.parse(mjcf).getroot()
-    bodies = {b.get('name'): b for b in root.iter('body')}
-    robot = ET.Element('robot', name='hb50')
-    robot.append(ET.Comment(
+    bodies = _bodies(mjcf)
+    urdf = UrdfWriter('hb50', (
         ' Generated by hb50_nodes.description from models/hb50.xml (the MuJoCo model); '
-        'do not edit: edit the MJCF or kinematics.LegGeometry and regenerate. '))
-    for name, rgba in MATERIALS.items():
-        ET.SubElement(ET.SubElement(robot, 'material', name=name), 'color', rgba=_fmt(rgba))
+        'do not edit: edit the MJCF or kinematics.LegGeometry and regenerate. '), MATERIALS)
 
     trunk = bodies['trunk']
     scale = 1.0
     if body_mass is not None:
-        legs = sum(float(b.find('inertial').get('mass')) for n, b in bodies.items()
-                   if n != 'trunk')
-        scale = (body_mass - legs) / float(trunk.find('inertial').get('mass'))
+        legs = sum(_mass(b) for n, b in bodies.items() if n != 'trunk')
+        scale = (body_mass - legs) / _mass(trunk)
         if scale <= 0.0:
             raise ValueError(f'body_mass {body_mass} kg must exceed the legs ({legs:.2f} kg)')
-    link = ET.SubElement(robot, 'link', name=ROOT_LINK)
-    _inertial(link, trunk, scale)
-    box = trunk.find('geom')
-    _both(link, 'trunk', _floats(box.get('pos', '0 0 0')),
-          box={'size': _fmt(2.0 * v for v in _floats(box.get('size')))})
+    link = urdf.link(ROOT_LINK)
+    _inertial(urdf, link, trunk, scale)
+    box = _child(trunk, 'geom')
+    urdf.shape(link, 'trunk', urdf.box(2.0 * v for v in _floats(box.get('size'))),
+               _floats(box.get('pos', '0 0 0')))
 
     for leg in LEGS:
-        hip = ET.SubElement(robot, 'link', name=f'{leg}_l0')
-        _inertial(hip, bodies[f'{leg}_hip'])
-        _both(hip, 'hip', _floats(bodies[f'{leg}_hip'].find('inertial').get('pos')),
-              (math.pi / 2, 0.0, 0.0),
-              cylinder={'radius': f'{HIP_RADIUS:.9g}', 'length': f'{geo.l_abad:.9g}'})
+        hip_body = bodies[f'{leg}_hip']
+        hip = urdf.link(f'{leg}_l0')
+        _inertial(urdf, hip, hip_body)
+        urdf.shape(hip, 'hip', urdf.cylinder(HIP_RADIUS, geo.l_abad),
+                   _floats(_child(hip_body, 'inertial').get('pos')), (math.pi / 2, 0.0, 0.0))
         for body, name, material in (('thigh', 'l1', 'thigh'), ('shank', 'l2', 'shank')):
             el = bodies[f'{leg}_{body}']
-            link = ET.SubElement(robot, 'link', name=f'{leg}_{name}')
-            _inertial(link, el)
+            link = urdf.link(f'{leg}_{name}')
+            _inertial(urdf, link, el)
             for geom in el.findall('geom'):
                 if geom.get('type') == 'capsule':
-                    _capsule_as_cylinder(link, geom, material)
-        foot = ET.SubElement(robot, 'link', name=f'{leg}_foot')
+                    _capsule_as_cylinder(urdf, link, geom, material)
+        foot = urdf.link(f'{leg}_foot')
         sphere = bodies[f'{leg}_shank'].find(f"geom[@name='{leg}_foot']")
         radius = _floats(sphere.get('size', '0.02'))[0] if sphere is not None else 0.02
-        _both(foot, 'foot', (0.0, 0.0, 0.0), sphere={'radius': f'{radius:.9g}'})
+        urdf.shape(foot, 'foot', urdf.sphere(radius), (0.0, 0.0, 0.0))
 
     for joint in joints(geo, mjcf):
-        el = ET.SubElement(robot, 'joint', name=joint.name, type=joint.kind)
-        ET.SubElement(el, 'parent', link=joint.parent)
-        ET.SubElement(el, 'child', link=joint.child)
-        ET.SubElement(el, 'origin', xyz=_fmt(joint.xyz), rpy='0 0 0')
-        if joint.kind == 'revolute':
-            ET.SubElement(el, 'axis', xyz=_fmt(joint.axis))
-            ET.SubElement(el, 'limit', lower=f'{joint.lower:.9g}', upper=f'{joint.upper:.9g}',
-                          effort=f'{EFFORT_LIMIT:.9g}', velocity=f'{VELOCITY_LIMIT:.9g}')
-    ET.indent(robot)
-    return '<?xml version="1.0"?>\n' + ET.tostring(robot, encoding='unicode') + '\n'
+        urdf.joint(joint)
+    return urdf.text()
 
 
-def main():
+def main() -> None:
     """Print the URDF (regenerate urdf/hb50.urdf: python3 -m hb50_nodes.description)."""
     print(generate(mjcf=os.path.join(_SOURCE_ROOT, 'models', 'hb50.xml')), end='')
 

@@ -35,51 +35,104 @@ class LegGeometry:
         """Hip joint positions in the body frame, shape (4, 3); do not modify."""
         return np.stack([_FRONT * self.hip_x, _SIDE * self.hip_y, np.zeros(4)], axis=1)
 
+    @cached_property
+    def leg_offsets(self):
+        """Per leg: (hip position, side * l_abad) in plain floats; do not modify."""
+        return tuple((tuple(hip), side * self.l_abad)
+                     for hip, side in zip(self.hips.tolist(), LEG_SIDE))
+
 
 def _legs(geo, q):
     """
-    Per leg: (hip x, y, z, side, q0 sines/cosines, length, x) with plain floats.
+    Per leg: (hip x, y, z, side * l_abad, q0 sine/cosine, ..., length, x) in plain floats.
 
     Four legs of three joints: plain floats cost a fraction of numpy's per-call overhead on
     arrays this small (README, "Performance"); the formulas and their order are the same.
     """
-    for (q0, q1, q2), side, hip in zip(np.asarray(q, dtype=float).tolist(), LEG_SIDE,
-                                       geo.hips.tolist()):
-        s12, c12 = math.sin(q1 + q2), math.cos(q1 + q2)
-        length = geo.l_thigh * math.cos(q1) + geo.l_shank * c12
-        x = -geo.l_thigh * math.sin(q1) - geo.l_shank * s12
-        yield hip, side, math.sin(q0), math.cos(q0), s12, c12, length, x
+    return _leg_terms(geo, np.asarray(q, dtype=float).reshape(-1).tolist())
 
 
-def _forward_row(geo, hip, side, s0, c0, length, x):
-    return (hip[0] + x, hip[1] + (side * geo.l_abad * c0 + length * s0),
-            hip[2] + (side * geo.l_abad * s0 - length * c0))
+def _leg_terms(geo, q):
+    """_legs of joint angles given as a flat sequence of 12 plain floats."""
+    lt, ls = geo.l_thigh, geo.l_shank
+    sin, cos = math.sin, math.cos
+    i = 0
+    for hip, sla in geo.leg_offsets:
+        q0, q1, q2 = q[i], q[i + 1], q[i + 2]
+        i += 3
+        s12, c12 = sin(q1 + q2), cos(q1 + q2)
+        length = lt * cos(q1) + ls * c12
+        x = -lt * sin(q1) - ls * s12
+        yield hip, sla, sin(q0), cos(q0), s12, c12, length, x
 
 
-def _jacobian_rows(geo, side, s0, c0, s12, c12, length, x):
-    return ((0.0, -length, -geo.l_shank * c12),
-            (-side * geo.l_abad * s0 + length * c0, x * s0, -geo.l_shank * s12 * s0),
-            (side * geo.l_abad * c0 + length * s0, -x * c0, geo.l_shank * s12 * c0))
+def _forward_row(hip, sla, s0, c0, length, x):
+    """Foot position of one leg; sla: its side (+1 left, -1 right) times l_abad."""
+    return hip[0] + x, hip[1] + (sla * c0 + length * s0), hip[2] + (sla * s0 - length * c0)
+
+
+def _jacobian_rows(ls, sla, s0, c0, s12, c12, length, x):
+    """d(foot position)/dq of one leg, rows x, y, z; ls: l_shank."""
+    return ((0.0, -length, -ls * c12),
+            (-sla * s0 + length * c0, x * s0, -ls * s12 * s0),
+            (sla * c0 + length * s0, -x * c0, ls * s12 * c0))
+
+
+def leg_states(geo, q, dq, tau):
+    """
+    Per leg (FR, FL, RL, RR): (foot position, foot velocity, ground reaction force).
+
+    forward, foot_velocity and foot_force_from_torque of one leg at a time, in plain floats
+    (tuples of three): q, dq and tau are flat sequences of 12 floats in leg order. The
+    per-tick form for control_core's estimator: at 500 Hz numpy's per-call overhead on 3x3
+    blocks costs several times the arithmetic. Returns a list of four (p, v, f).
+    """
+    out = []
+    i = 0
+    ls = geo.l_shank
+    for hip, sla, s0, c0, s12, c12, length, x in _leg_terms(geo, q):
+        jac = _jacobian_rows(ls, sla, s0, c0, s12, c12, length, x)
+        (_, j01, j02), (j10, j11, j12), (j20, j21, j22) = jac      # J[0][0] is always 0
+        d0, d1, d2 = dq[i], dq[i + 1], dq[i + 2]
+        v = (j01 * d1 + j02 * d2, j10 * d0 + j11 * d1 + j12 * d2,
+             j20 * d0 + j21 * d1 + j22 * d2)
+        # F = -J^-T tau, with J^-T = cofactor(J) / det(J); m0k: cofactors of row 0.
+        m00, m01, m02 = j11 * j22 - j12 * j21, j12 * j20 - j10 * j22, j10 * j21 - j11 * j20
+        det = j01 * m01 + j02 * m02
+        t0, t1, t2 = tau[i], tau[i + 1], tau[i + 2]
+        if det == 0.0:      # a fully stretched leg: least squares, as numpy would
+            f = tuple((-np.linalg.lstsq(np.transpose(jac), np.array((t0, t1, t2)),
+                                        rcond=None)[0]).tolist())
+        else:
+            inv = -1.0 / det
+            f = ((m00 * t0 + m01 * t1 + m02 * t2) * inv,
+                 ((j02 * j21 - j01 * j22) * t0 - j02 * j20 * t1 + j01 * j20 * t2) * inv,
+                 ((j01 * j12 - j02 * j11) * t0 + j02 * j10 * t1 - j01 * j10 * t2) * inv)
+        out.append((_forward_row(hip, sla, s0, c0, length, x), v, f))
+        i += 3
+    return out
 
 
 def forward(geo, q):
     """Foot positions in the body frame, shape (4, 3)."""
-    return np.array([_forward_row(geo, hip, side, s0, c0, length, x)
-                     for hip, side, s0, c0, _, _, length, x in _legs(geo, q)])
+    return np.array([_forward_row(hip, sla, s0, c0, length, x)
+                     for hip, sla, s0, c0, _, _, length, x in _legs(geo, q)])
 
 
 def jacobian(geo, q):
     """d(foot position)/dq per leg, shape (4, 3, 3): [leg, xyz, joint]."""
-    return np.array([_jacobian_rows(geo, side, s0, c0, s12, c12, length, x)
-                     for _, side, s0, c0, s12, c12, length, x in _legs(geo, q)])
+    ls = geo.l_shank
+    return np.array([_jacobian_rows(ls, sla, s0, c0, s12, c12, length, x)
+                     for _, sla, s0, c0, s12, c12, length, x in _legs(geo, q)])
 
 
 def forward_and_jacobian(geo, q):
     """Return forward(geo, q) and jacobian(geo, q) from one evaluation of the sines/cosines."""
     feet, jac = [], []
-    for hip, side, s0, c0, s12, c12, length, x in _legs(geo, q):
-        feet.append(_forward_row(geo, hip, side, s0, c0, length, x))
-        jac.append(_jacobian_rows(geo, side, s0, c0, s12, c12, length, x))
+    ls = geo.l_shank
+    for hip, sla, s0, c0, s12, c12, length, x in _legs(geo, q):
+        feet.append(_forward_row(hip, sla, s0, c0, length, x))
+        jac.append(_jacobian_rows(ls, sla, s0, c0, s12, c12, length, x))
     return np.array(feet), np.array(jac)
 
 

@@ -22,6 +22,7 @@ and nothing here draws random numbers: the same commands give the same trajector
 
 import mujoco
 import numpy as np
+from robot_model.quaternion import to_rpy
 
 from . import description
 from .drives import ActuatorPower, STATUS_MOTION_ERROR, STATUS_TARGET_REACHED
@@ -37,14 +38,6 @@ _NONE.flags.writeable = False
 def model_path(configured=''):
     """Return the MJCF file: `configured`, else share/hb50_nodes/models/hb50.xml."""
     return configured or description.model_path()
-
-
-def quat_to_rpy(w, x, y, z):
-    """Roll, pitch, yaw (rad, ZYX convention) of a unit quaternion."""
-    roll = np.arctan2(2.0 * (w * x + y * z), 1.0 - 2.0 * (x * x + y * y))
-    pitch = np.arcsin(np.clip(2.0 * (w * y - z * x), -1.0, 1.0))
-    yaw = np.arctan2(2.0 * (w * z + x * y), 1.0 - 2.0 * (y * y + z * z))
-    return float(roll), float(pitch), float(yaw)
 
 
 class MujocoSim(ActuatorPower):
@@ -233,8 +226,8 @@ class MujocoSim(ActuatorPower):
     @property
     def rpy(self):
         """Trunk roll, pitch, yaw (rad, ZYX), ground truth."""
-        w, x, y, z = self.data.qpos[3:7]
-        return quat_to_rpy(w, x, y, z)
+        w, x, y, z = self.data.qpos[3:7].tolist()     # MuJoCo's order
+        return to_rpy((x, y, z, w))
 
     @property
     def roll(self):

@@ -13,6 +13,7 @@ from hb50_nodes.gait import InvalidVelocityCommand, scale_velocity, VelocityComm
 from hb50_nodes.kinematics import LegGeometry
 import numpy as np
 import pytest
+from robot_model.quaternion import to_rpy
 
 
 @pytest.fixture(scope='module')
@@ -137,7 +138,7 @@ def _reference_estimate(core, est, q, dq, tau, quat, dt):
     vx, vy, _ = kinematics.body_twist_from_feet(feet, vel, contact)
     est['body_lin'][0] += cfg.velocity_filter * (vx - est['body_lin'][0])
     est['body_lin'][1] += cfg.velocity_filter * (vy - est['body_lin'][1])
-    roll, pitch, yaw = cc.quat_to_rpy(*quat)
+    roll, pitch, yaw = to_rpy(quat)
     rot = cc.rotation_rp(roll, pitch)
     level = rot @ est['body_lin']
     c, s = math.cos(yaw), math.sin(yaw)

@@ -11,19 +11,19 @@ from hb50_nodes import control_core as cc, kinematics
 from hb50_nodes.bridge_core import BridgeConfig, BridgeCore
 from hb50_nodes.kinematics import LegGeometry
 from hb50_nodes.layout import EFFORT_LIMIT, JOINT_NAMES, NUM_JOINTS
-from hb50_nodes.mujoco_physics import MujocoSim, quat_to_rpy
+from hb50_nodes.mujoco_physics import MujocoSim
 from hb50_nodes.physics import GRAVITY, SimConfig, STATUS_MOTION_ERROR
 from hb50_nodes.validation import GainLimits
 import mujoco
 import numpy as np
 import pytest
+from robot_model.quaternion import to_rpy
 
 STAND_HEIGHT = cc.ControlConfig().stand_height
 
 
 def imu_rpy(sim):
-    x, y, z, w = sim.imu()[0]
-    return quat_to_rpy(w, x, y, z)
+    return to_rpy(sim.imu()[0])
 
 
 @pytest.fixture(scope='module')

@@ -17,6 +17,7 @@ import time
 
 import pytest
 import rosharness as rh
+from workspace_testing.signals import catches
 
 EXECUTABLES = ('bridge_node', 'control_node', 'heartbeat_monitor', 'hb50_stack', 'live_view')
 # When the signal is sent: 'imports' as soon as the process catches SIGTERM (the launcher has
@@ -27,18 +28,6 @@ MOMENTS = {'imports': 0.0, 'start-up': 0.8, 'steady': 3.0}
 BAD = ('Traceback', 'FATAL', 'Failed to publish', 'KeyboardInterrupt', 'Exception in')
 
 
-def _catches_sigterm(pid):
-    """Return True once the process has a handler for SIGTERM (/proc/<pid>/status SigCgt)."""
-    try:
-        with open(f'/proc/{pid}/status') as f:
-            for line in f:
-                if line.startswith('SigCgt:'):
-                    return bool(int(line.split()[1], 16) & (1 << (signal.SIGTERM - 1)))
-    except FileNotFoundError:
-        pass
-    return False
-
-
 @pytest.mark.parametrize('moment', MOMENTS)
 @pytest.mark.parametrize('sig', [signal.SIGINT, signal.SIGTERM], ids=['SIGINT', 'SIGTERM'])
 def test_stops_cleanly(sig, moment, domain_id):
@@ -46,7 +35,7 @@ def test_stops_cleanly(sig, moment, domain_id):
     if moment == 'imports':
         handled = {}
         for name, proc in procs.items():
-            handled[name] = rh.wait_for(lambda: _catches_sigterm(proc.pid), 10.0, 0.001)
+            handled[name] = rh.wait_for(lambda: catches(proc.pid, (signal.SIGTERM,)), 10.0, 0.001)
             proc.send_signal(sig)
         assert all(handled.values()), handled
     else:

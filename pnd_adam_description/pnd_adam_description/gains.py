@@ -13,6 +13,8 @@ most: the upper body is an inverted pendulum (~23 kg, COM ~0.22 m above waistPit
 gravity stiffness (~50 N*m/rad) a kp of 60 barely exceeds (issue 16).
 """
 
+from typing import Iterable, List, Tuple
+
 from .joints import JOINT_NAMES
 
 VENDOR_SOURCE = ('pndbotics/pnd_adam_u_mujoco: install/pndrobotros2/bin/robot_interface/'
@@ -36,6 +38,6 @@ VENDOR_GAINS = {
 assert set(VENDOR_GAINS) <= set(JOINT_NAMES)
 
 
-def vendor_gains(names):
+def vendor_gains(names: Iterable[str]) -> Tuple[List[float], List[float]]:
     """Return ([kp], [kd]) of the vendor for `names`; KeyError for a joint it documents none."""
     return [VENDOR_GAINS[n][0] for n in names], [VENDOR_GAINS[n][1] for n in names]

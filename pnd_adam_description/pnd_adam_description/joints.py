@@ -10,6 +10,7 @@ commands against them and the example node keeps its targets inside them.
 """
 
 from dataclasses import dataclass
+from typing import Tuple
 
 
 @dataclass(frozen=True)
@@ -21,7 +22,7 @@ class JointLimit:
     tau_max: float  # N*m, bound of the feed-forward and of the applied torque
 
 
-def _arm(side, roll_min, roll_max):
+def _arm(side: str, roll_min: float, roll_max: float) -> Tuple[JointLimit, ...]:
     return (
         JointLimit(f'shoulderPitch_{side}', -3.0, 1.5, 10.0, 60.0),
         JointLimit(f'shoulderRoll_{side}', roll_min, roll_max, 10.0, 60.0),

@@ -14,20 +14,28 @@ pads. One mj_step per call with the timestep fixed at construction (the loop per
 late tick still advances the simulation by exactly one period. Nothing is random.
 """
 
-import math
 import os
+from typing import Any, Iterable, List, Optional, Sequence, Tuple, Union
 
 import mujoco
 from node_runtime.share import share_file
 import numpy as np
+import numpy.typing as npt
+from robot_model.quaternion import from_rpy, to_rpy
 
-from .joints import JOINT_LIMITS
+from .joints import JOINT_LIMITS, JointLimit
+
+Floats = npt.NDArray[np.float64]
+# Where a joint, DoF or actuator block lies in MuJoCo's arrays: a slice, else indices.
+Index = Union[slice, npt.NDArray[np.int_]]
+# (quaternion wxyz, gyroscope, accelerometer, [yaw, pitch, roll]) of the IMU
+Imu = Tuple[List[float], List[float], List[float], List[float]]
 
 BASE_MODES = ('fixed', 'floating')
 FOOT_GEOMS = ('foot_front_left', 'foot_front_right', 'foot_rear_left', 'foot_rear_right')
 
 
-def default_model_path():
+def default_model_path() -> str:
     """Return models/adam_u.xml of the install (share/pnd_adam_description), else the source's."""
     source_root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     path = share_file('pnd_adam_description', source_root, 'models', 'adam_u.xml')
@@ -36,26 +44,10 @@ def default_model_path():
     return os.path.abspath(path)
 
 
-def ypr_to_quat(yaw, pitch, roll):
-    """Quaternion [w, x, y, z] of the ZYX (yaw, pitch, roll) rotation."""
-    cy, sy = math.cos(yaw / 2), math.sin(yaw / 2)
-    cp, sp = math.cos(pitch / 2), math.sin(pitch / 2)
-    cr, sr = math.cos(roll / 2), math.sin(roll / 2)
-    return [cr * cp * cy + sr * sp * sy, sr * cp * cy - cr * sp * sy,
-            cr * sp * cy + sr * cp * sy, cr * cp * sy - sr * sp * cy]
-
-
-def quat_to_ypr(q):
-    """[yaw, pitch, roll] (ZYX) of a quaternion [w, x, y, z]."""
-    w, x, y, z = q
-    yaw = math.atan2(2 * (w * z + x * y), 1 - 2 * (y * y + z * z))
-    pitch = math.asin(max(-1.0, min(1.0, 2 * (w * y - z * x))))
-    roll = math.atan2(2 * (w * x + y * z), 1 - 2 * (x * x + y * y))
-    return [yaw, pitch, roll]
-
-
-def build_model(timestep, base='fixed', base_ypr=(0.0, 0.0, 0.0), limits=JOINT_LIMITS,
-                path=None, touch_sensors=False):
+def build_model(timestep: float, base: str = 'fixed',
+                base_ypr: Sequence[float] = (0.0, 0.0, 0.0),
+                limits: Iterable[JointLimit] = JOINT_LIMITS, path: Optional[str] = None,
+                touch_sensors: bool = False) -> mujoco.MjModel:
     """
     Compile the Adam U MjModel for one loop period and base mode.
 
@@ -69,7 +61,9 @@ def build_model(timestep, base='fixed', base_ypr=(0.0, 0.0, 0.0), limits=JOINT_L
     spec = mujoco.MjSpec.from_file(path or default_model_path())
     spec.option.timestep = float(timestep)
     stand = spec.body('stand')
-    stand.quat = ypr_to_quat(*(float(a) for a in base_ypr))
+    yaw, pitch, roll = (float(a) for a in base_ypr)
+    x, y, z, w = from_rpy(roll, pitch, yaw)
+    stand.quat = [w, x, y, z]       # MuJoCo's order
     if base == 'floating':
         stand.add_freejoint(name='stand_free')
     for lim in limits:
@@ -95,7 +89,7 @@ def build_model(timestep, base='fixed', base_ypr=(0.0, 0.0, 0.0), limits=JOINT_L
     return spec.compile()
 
 
-def _block_or_array(indices):
+def _block_or_array(indices: Iterable[Any]) -> Index:
     """Return slice(a, a + n) if indices are a, a+1, ..., a+n-1 (a view), else an array."""
     idx = [int(i) for i in indices]
     if idx and idx == list(range(idx[0], idx[0] + len(idx))):
@@ -108,8 +102,10 @@ class MujocoPhysics:
 
     name = 'mujoco'
 
-    def __init__(self, timestep, base='fixed', base_ypr=(0.0, 0.0, 0.0),
-                 limits=JOINT_LIMITS, path=None, touch_sensors=False):
+    def __init__(self, timestep: float, base: str = 'fixed',
+                 base_ypr: Sequence[float] = (0.0, 0.0, 0.0),
+                 limits: Sequence[JointLimit] = JOINT_LIMITS, path: Optional[str] = None,
+                 touch_sensors: bool = False) -> None:
         self.model = build_model(timestep, base, base_ypr, limits, path, touch_sensors)
         self.data = mujoco.MjData(self.model)
         self.base = base
@@ -130,8 +126,8 @@ class MujocoPhysics:
         if all(isinstance(a, slice) for a in (self._qadr, self._vadr, self._act)):
             d = self.data
             # Each attribute read of MjData makes a new array: read through these instead.
-            self._state_views = (d.qpos[self._qadr], d.qvel[self._vadr],
-                                 d.actuator_force[self._act])
+            self._state_views: Optional[Tuple[Floats, Floats, Floats]] = (
+                d.qpos[self._qadr], d.qvel[self._vadr], d.actuator_force[self._act])
         else:
             self._state_views = None
         # The three IMU sensors, read as one block of sensordata (one view, made once).
@@ -147,7 +143,7 @@ class MujocoPhysics:
         self._wrench = np.zeros(6)
         # With touch sensors foot_forces() is one read of their sensordata, made in C by
         # mj_step: per-contact calls from Python cost more than the step itself.
-        self._touch_view = None
+        self._touch_view: Optional[Floats] = None
         if touch_sensors:
             adr = [int(m.sensor_adr[mujoco.mj_name2id(m, mujoco.mjtObj.mjOBJ_SENSOR, n)])
                    for n in FOOT_GEOMS]
@@ -157,39 +153,46 @@ class MujocoPhysics:
         self._dq_before = np.zeros(len(self.joint_names))
         self._refresh()
 
-    def _refresh(self):
+    def _refresh(self) -> None:
         """Cache the joint state and the IMU reading of the current data (once per step)."""
-        self._q = self.data.qpos[self._qadr].copy()
-        self._dq = self.data.qvel[self._vadr].copy()
-        self._tau = self.data.actuator_force[self._act].copy()
-        self._ddq = self._dq_step = None
-        self._imu = None
+        self._q: Optional[Floats] = self.data.qpos[self._qadr].copy()
+        self._dq: Optional[Floats] = self.data.qvel[self._vadr].copy()
+        self._tau: Optional[Floats] = self.data.actuator_force[self._act].copy()
+        self._ddq: Optional[Floats] = None
+        self._dq_step: Optional[Floats] = None
+        self._imu: Optional[Imu] = None
 
     # The joint state after the last step, copied out of MuJoCo when first read: a loop
     # that reads it every k-th step does not pay for copies on the steps between.
     @property
-    def q(self):
+    def q(self) -> Floats:
         """Joint positions (rad) in joint_names order (a new array after each step)."""
         if self._q is None:
-            self._q = self._state_views[0].copy()
+            views = self._state_views
+            assert views is not None    # advance() clears the state only with views
+            self._q = views[0].copy()
         return self._q
 
     @property
-    def dq(self):
+    def dq(self) -> Floats:
         """Joint velocities (rad/s)."""
         if self._dq is None:
-            self._dq = self._state_views[1].copy()
+            views = self._state_views
+            assert views is not None    # advance() clears the state only with views
+            self._dq = views[1].copy()
         return self._dq
 
     @property
-    def tau(self):
+    def tau(self) -> Floats:
         """Actuator torques (N*m) of the last step, after saturation."""
         if self._tau is None:
-            self._tau = self._state_views[2].copy()
+            views = self._state_views
+            assert views is not None    # advance() clears the state only with views
+            self._tau = views[2].copy()
         return self._tau
 
     @property
-    def ddq(self):
+    def ddq(self) -> Floats:
         """Joint accelerations (rad/s^2): the change of dq over the last step."""
         if self._ddq is None:
             before = self._dq_step
@@ -197,14 +200,15 @@ class MujocoPhysics:
                          else (self.dq - before) / self.timestep)
         return self._ddq
 
-    def set_joint_positions(self, q):
+    def set_joint_positions(self, q: npt.ArrayLike) -> None:
         """Place the joints (at rest) without stepping, e.g. for an initial pose."""
         self.data.qpos[self._qadr] = q
         self.data.qvel[:] = 0.0
         mujoco.mj_forward(self.model, self.data)
         self._refresh()
 
-    def set_law(self, kp, kd, q_des, dq_des, tau_ff):
+    def set_law(self, kp: npt.ArrayLike, kd: npt.ArrayLike, q_des: Any, dq_des: Any,
+                tau_ff: Any) -> None:
         """Hold the per-joint gains and targets (arrays of 19) for the steps that follow."""
         m, d = self.model, self.data
         kp = np.asarray(kp, dtype=float)
@@ -219,7 +223,7 @@ class MujocoPhysics:
             m.actuator_biasprm[self._act, 2] = -kd
             d.ctrl[self._act] = ctrl
 
-    def advance(self):
+    def advance(self) -> None:
         """One timestep with the law of the last set_law (zero gains before the first)."""
         m, d = self.model, self.data
         if self._state_views is None:
@@ -234,27 +238,31 @@ class MujocoPhysics:
             dq_before = self._dq_before
         self._dq_step = dq_before
 
-    def step(self, kp, kd, q_des, dq_des, tau_ff):
+    def step(self, kp: npt.ArrayLike, kd: npt.ArrayLike, q_des: Any, dq_des: Any,
+             tau_ff: Any) -> None:
         """One timestep with the given per-joint gains and targets (arrays of 19)."""
         self.set_law(kp, kd, q_des, dq_des, tau_ff)
         self.advance()
 
-    def imu(self):
+    def imu(self) -> Imu:
         """(quaternion wxyz, gyroscope, accelerometer, ypr) of the IMU site on the pelvis."""
         if self._imu is None:
             self._imu = self.read_imu()
         return self._imu
 
-    def read_imu(self):
+    def read_imu(self) -> Imu:
         """imu() read out of MuJoCo's sensordata now (uncached: for a caller that steps)."""
         block = self._imu_view.tolist()
         quat, gyro, acc = (block[a:b] for a, b in self._imu_spans)
-        return quat, gyro, acc, quat_to_ypr(quat)
+        w, x, y, z = quat               # MuJoCo's order
+        roll, pitch, yaw = to_rpy((x, y, z, w))
+        return quat, gyro, acc, [yaw, pitch, roll]
 
-    def foot_forces(self):
+    def foot_forces(self) -> List[float]:
         """Return the normal force (N) of the floor on each stand pad, in FOOT_GEOMS order."""
         if self._touch_view is not None:
-            return self._touch_view.tolist()
+            touch: List[float] = self._touch_view.tolist()
+            return touch
         forces = [0.0] * len(self._feet)
         wrench = self._wrench
         floor, feet = self._floor, self._foot_index
@@ -272,7 +280,7 @@ class MujocoPhysics:
                 forces[foot] += abs(float(wrench[0]))
         return forces
 
-    def base_height(self):
+    def base_height(self) -> float:
         """Return the height (m) of the pelvis above the floor."""
         bid = mujoco.mj_name2id(self.model, mujoco.mjtObj.mjOBJ_BODY, 'pelvis')
         return float(self.data.xpos[bid][2])

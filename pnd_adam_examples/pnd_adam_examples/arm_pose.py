@@ -13,6 +13,8 @@ runs (`ros2 param set /adam_arm_pose kp 80.0`), the rest is read at start-up.
         $(ros2 pkg prefix pnd_adam_examples)/share/pnd_adam_examples/config/arm_pose.yaml
 """
 
+from typing import Any, Dict, List, Mapping, Optional, Tuple
+
 from node_runtime import runner
 from node_runtime.parameters import declare, on_change, Parameter
 from pnd_adam.msg import HandCmd, HandState, LowCmd, LowState, MotorCmd
@@ -59,9 +61,10 @@ PARAMETERS = (
 )
 
 
-class ArmPose(Node):
+class ArmPose(Node):  # type: ignore[misc,unused-ignore]  # rclpy is Any to mypy here
+    """Move the arms to the pose, hold waist and neck, open and close the hands."""
 
-    def __init__(self, **kwargs):
+    def __init__(self, **kwargs: Any) -> None:
         super().__init__('adam_arm_pose', **kwargs)
         p = declare(self, PARAMETERS)
         if not p['command_rate'] > 0.0:
@@ -75,13 +78,14 @@ class ArmPose(Node):
             raise ValueError(self._gain_refusal(p))
         on_change(self, PARAMETERS, self._apply, self._gain_refusal)
 
-        self.lowstate = None
-        self.handstate = None
-        self.start = None       # joint positions when the first lowstate arrived
-        self.t_start = None
+        self.lowstate: Optional[LowState] = None
+        self.handstate: Optional[HandState] = None
+        # joint positions when the first lowstate arrived
+        self.start: Optional[List[float]] = None
+        self.t_start: Any = None        # rclpy Time
         self.reached = False
         self.hand_open = True
-        self.last_hand_switch = None
+        self.last_hand_switch: Any = None
 
         self.create_subscription(LowState, 'lowstate', self.on_lowstate,
                                  qos_profile_sensor_data)
@@ -93,7 +97,7 @@ class ArmPose(Node):
         self.get_logger().info('waiting for lowstate')
 
     @staticmethod
-    def _checked_goal(left, right):
+    def _checked_goal(left: List[float], right: List[float]) -> Dict[int, float]:
         goal = {}
         for name, pose, arm in (('left_arm_pose', left, LEFT_ARM),
                                 ('right_arm_pose', right, RIGHT_ARM)):
@@ -108,14 +112,14 @@ class ArmPose(Node):
         return goal
 
     @staticmethod
-    def _gain_refusal(changes):
+    def _gain_refusal(changes: Mapping[str, Any]) -> Optional[str]:
         """Return why waist gains cannot be used (wrong length), or None."""
         for name in ('waist_kp', 'waist_kd'):
             if name in changes and len(changes[name]) != len(WAIST):
                 return f'{name} needs {len(WAIST)} entries, got {len(changes[name])}'
         return None
 
-    def _apply(self, changes):
+    def _apply(self, changes: Mapping[str, Any]) -> None:
         """Take run-time changes over; the next lowcmd carries them."""
         self.kp = float(changes.get('kp', self.kp))
         self.kd = float(changes.get('kd', self.kd))
@@ -125,14 +129,14 @@ class ArmPose(Node):
         self.get_logger().info('parameters changed: ' + ', '.join(
             f'{name}={value}' for name, value in changes.items()))
 
-    def gains(self):
+    def gains(self) -> Tuple[List[float], List[float]]:
         """Return the (kp, kd) per joint the next lowcmd carries, in joint order."""
         kp, kd = [self.kp] * NUM_JOINTS, [self.kd] * NUM_JOINTS
         for i, k, d in zip(WAIST, self.waist_kp, self.waist_kd):
             kp[i], kd[i] = float(k), float(d)
         return kp, kd
 
-    def on_lowstate(self, msg):
+    def on_lowstate(self, msg: LowState) -> None:
         self.lowstate = msg
         if self.start is None:
             if len(msg.motor_state) != NUM_JOINTS:
@@ -146,11 +150,11 @@ class ArmPose(Node):
                 f'lowstate received (tick {msg.tick}, battery {msg.battery_data.voltage:.1f} V '
                 f'{msg.battery_data.status}); moving arms over {self.duration:.1f} s')
 
-    def on_handstate(self, msg):
+    def on_handstate(self, msg: HandState) -> None:
         self.handstate = msg
 
-    def on_timer(self):
-        if self.start is None:
+    def on_timer(self) -> None:
+        if self.start is None or self.lowstate is None:
             return
         now = self.get_clock().now()
         t = (now - self.t_start).nanoseconds * 1e-9
@@ -167,7 +171,7 @@ class ArmPose(Node):
             self.get_logger().info(f'pose reached, max joint error {err:.4f} rad')
         self._hands(now)
 
-    def _hands(self, now):
+    def _hands(self, now: Any) -> None:
         if self.hand_period <= 0.0:
             return
         if (self.last_hand_switch is not None
@@ -182,7 +186,7 @@ class ArmPose(Node):
                                + f' hands (measured before: {was})')
 
 
-def main(args=None):
+def main(args: Optional[List[str]] = None) -> int:
     """
     Run the node until SIGINT/SIGTERM (node_runtime.runner); return the exit status.
 
@@ -192,7 +196,7 @@ def main(args=None):
     # Before rclpy.init(): Fast DDS reads its profile when the participant is created.
     profile = use_interop_profile()
 
-    def arm_pose():
+    def arm_pose() -> ArmPose:
         node = ArmPose()
         node.get_logger().info(f'Fast DDS profile: {profile}')
         return node

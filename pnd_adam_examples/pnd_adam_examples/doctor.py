@@ -24,7 +24,7 @@ Each finding is one line with the fix. Nothing of pnd_adam_sim is imported.
 import os
 import re
 import time
-from typing import Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 from ros2doctor.api import DoctorCheck
 from ros2doctor.api import DoctorReport
@@ -115,7 +115,7 @@ def scan(domains: List[int], seconds: float = SCAN_S) -> List[Publication]:
 class RateMeasurement:
     """MEASURE_S of a ROS subscriber to a lowstate topic: arrival times of the samples."""
 
-    def __init__(self, node, topic: str, seconds: float = MEASURE_S):
+    def __init__(self, node: Any, topic: str, seconds: float = MEASURE_S) -> None:
         """Subscribe to ``topic`` (raw) on a node of ``node``'s context for ``seconds``."""
         import rclpy
         from rclpy.executors import SingleThreadedExecutor
@@ -202,7 +202,7 @@ def nominal_rate() -> float:
         return DEFAULT_RATE_HZ
 
 
-def link_findings(node, publications: List[Publication]
+def link_findings(node: Any, publications: List[Publication]
                   ) -> Tuple[List[Finding], List[Tuple[str, Dict[str, str]]]]:
     """Return (findings, report sections) of the robot's lowstate publications."""
     out: List[Finding] = []
@@ -271,7 +271,7 @@ def link_findings(node, publications: List[Publication]
 
 
 class _Diagnosis:
-    def __init__(self):
+    def __init__(self) -> None:
         self.findings: List[Finding] = []
         self.sections: List[Tuple[str, Dict[str, str]]] = []
         self.running = False
@@ -303,7 +303,7 @@ def diagnose() -> _Diagnosis:
 _shared = SharedDiagnosis(diagnose)
 
 
-class PndAdamCheck(DoctorCheck):
+class PndAdamCheck(DoctorCheck):  # type: ignore[misc,unused-ignore]  # ros2doctor: no hints
     """Check the PND Adam robot link: lowstate over plain DDS, domain, discovery, rate."""
 
     def category(self) -> str:
@@ -315,7 +315,7 @@ class PndAdamCheck(DoctorCheck):
         return emit(PREFIX, _shared.get(fresh=True).findings)
 
 
-class PndAdamReport(DoctorReport):
+class PndAdamReport(DoctorReport):  # type: ignore[misc,unused-ignore]  # ros2doctor: no hints
     """Report the PND Adam robot link: where lowstate was seen, its type and rate."""
 
     def category(self) -> str:

@@ -10,6 +10,7 @@ rclpy.init(), so use_interop_profile() must run before that.
 """
 
 import os
+from typing import MutableMapping, Optional
 
 from ament_index_python.packages import get_package_share_directory
 
@@ -17,12 +18,13 @@ PROFILE_ENV = 'FASTDDS_DEFAULT_PROFILES_FILE'
 PROFILE_FILE = 'fastdds_adam_interop.xml'
 
 
-def profile_path():
+def profile_path() -> str:
+    """Return the installed config/fastdds_adam_interop.xml."""
     return os.path.join(get_package_share_directory('pnd_adam_examples'), 'config',
                         PROFILE_FILE)
 
 
-def use_interop_profile(environ=None):
+def use_interop_profile(environ: Optional[MutableMapping[str, str]] = None) -> Optional[str]:
     """
     Point Fast DDS at the shipped profile; return the profile file in force.
 

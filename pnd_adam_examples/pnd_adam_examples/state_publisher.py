@@ -24,6 +24,7 @@ published.
 """
 
 import math
+from typing import Any, List, Optional, Tuple
 
 from builtin_interfaces.msg import Time
 from node_runtime import runner
@@ -34,6 +35,7 @@ from pnd_adam_description.joints import JOINT_NAMES, NUM_JOINTS
 from rclpy.executors import SingleThreadedExecutor
 from rclpy.node import Node
 from rclpy.qos import qos_profile_sensor_data
+from robot_model.quaternion import Quaternion, rotate
 from sensor_msgs.msg import JointState
 from state_publisher_common.description import publish_description, publish_global_parameter
 from state_publisher_common.newest import InvalidSample, NewestSample, Refusals
@@ -55,7 +57,7 @@ PARAMETERS = (
 )
 
 
-def stamp_of(msg):
+def stamp_of(msg: LowState) -> Time:
     """Return the Time of a LowState: its battery_data.timestamp_ms (ms since the epoch)."""
     sec, ms = divmod(int(msg.battery_data.timestamp_ms), 1000)
     if sec < 0:
@@ -63,7 +65,7 @@ def stamp_of(msg):
     return Time(sec=min(sec, 2 ** 31 - 1), nanosec=ms * 1_000_000)
 
 
-def checked(msg):
+def checked(msg: LowState) -> Tuple[List[float], List[float], List[float], Quaternion]:
     """Return (q, dq, tau, quaternion xyzw) of a LowState; InvalidSample if malformed."""
     motors = msg.motor_state
     if len(motors) != NUM_JOINTS:
@@ -80,18 +82,10 @@ def checked(msg):
     return q, dq, tau, (x / norm, y / norm, z / norm, w / norm)
 
 
-def rotate(quat, v):
-    """Rotate vector `v` by the unit quaternion (x, y, z, w)."""
-    x, y, z, w = quat
-    tx, ty, tz = 2 * (y * v[2] - z * v[1]), 2 * (z * v[0] - x * v[2]), 2 * (x * v[1] - y * v[0])
-    return (v[0] + w * tx + y * tz - z * ty, v[1] + w * ty + z * tx - x * tz,
-            v[2] + w * tz + x * ty - y * tx)
-
-
-class AdamStatePublisher(Node):
+class AdamStatePublisher(Node):  # type: ignore[misc,unused-ignore]  # rclpy is Any here
     """robot_description, joint_states, /tf and /tf_static from lowstate."""
 
-    def __init__(self, **kwargs):
+    def __init__(self, **kwargs: Any) -> None:
         super().__init__('adam_state_publisher', **kwargs)
         # publish_global_robot_description: its default depends on the namespace.
         cfg = declare(self, PARAMETERS + (publish_global_parameter(self),))
@@ -102,7 +96,8 @@ class AdamStatePublisher(Node):
         self.odom_frame = self.tree.frame(cfg['odom_frame']) if cfg['odom_frame'] else None
         # The pelvis sits on the stand: in odom it is the stand's offset turned by the IMU.
         stand = next(j for j in self.tree.fixed if j.child == urdf.STAND_LINK)
-        self.pelvis_in_stand = tuple(-v for v in stand.xyz)
+        x, y, z = stand.xyz
+        self.pelvis_in_stand = (-x, -y, -z)
         self.lowstate = NewestSample(LowState, 'lowstate', MAX_SAMPLE_BYTES)
         self.refusals = Refusals(self.get_logger())
         self.static_sent = False
@@ -118,7 +113,7 @@ class AdamStatePublisher(Node):
         self.lowstate.subscribe(self, 'lowstate', qos_profile_sensor_data)
         self.create_timer(1.0 / cfg['publish_rate'], self.publish_state)
 
-    def publish_state(self):
+    def publish_state(self) -> None:
         """Publish the newest lowstate received since the last call, if it is valid."""
         try:
             msg = self.lowstate.take()
@@ -141,13 +136,13 @@ class AdamStatePublisher(Node):
                                         rotate(quat, self.pelvis_in_stand), quat))
         self.tf_pub.publish(TFMessage(transforms=transforms))
 
-    def destroy_node(self):
+    def destroy_node(self) -> Any:
         """Destroy the polled lowstate subscription too, then the node."""
         self.lowstate.destroy()
         return super().destroy_node()
 
 
-def main(args=None):
+def main(args: Optional[List[str]] = None) -> int:
     """
     Run the node until SIGINT/SIGTERM (node_runtime.runner); return the exit status.
 

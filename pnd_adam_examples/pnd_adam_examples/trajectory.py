@@ -6,8 +6,11 @@ Minimum-jerk point-to-point interpolation (zero velocity and acceleration at bot
 so the arms start and stop without a jolt whatever the gains.
 """
 
+from typing import List, Sequence, Tuple
 
-def min_jerk(start, goal, t, duration):
+
+def min_jerk(start: Sequence[float], goal: Sequence[float], t: float,
+             duration: float) -> Tuple[List[float], List[float]]:
     """Return (positions, velocities) at time t of a move from start to goal (sequences)."""
     if duration <= 0.0 or t >= duration:
         return list(goal), [0.0] * len(goal)

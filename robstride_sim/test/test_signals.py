@@ -17,30 +17,10 @@ import pytest
 
 from rs_harness import mode_params, node_executable, param_args
 from workspace_testing import start, stop
+from workspace_testing.signals import wait_for_handlers
 
 _names = itertools.count()
 EARLY = (0.0, 0.4)                # seconds after the handlers exist: imports, start-up
-
-
-def catches_sigterm(pid):
-    """Tell whether the process handles SIGTERM yet (SigCgt in /proc/<pid>/status)."""
-    try:
-        with open(f'/proc/{pid}/status') as f:
-            for line in f:
-                if line.startswith('SigCgt:'):
-                    return bool(int(line.split()[1], 16) & (1 << (signal.SIGTERM - 1)))
-    except OSError:
-        pass
-    return False
-
-
-def wait_for_handlers(proc, timeout=30.0):
-    end = time.monotonic() + timeout
-    while time.monotonic() < end and proc.poll() is None:
-        if catches_sigterm(proc.pid):
-            return time.monotonic()
-        time.sleep(0.002)
-    raise AssertionError(f'process {proc.pid} never installed a SIGTERM handler')
 
 
 def wait_for_text(proc, text, timeout=60.0):
@@ -73,9 +53,9 @@ def signal_at_moments(make_cmd, delays, ready_text=None):
     try:
         for sig, delay, proc in runs:
             if delay == 0.0:
-                wait_for_handlers(proc)
+                wait_for_handlers(proc, signals=(signal.SIGTERM,))
                 proc.send_signal(sig)
-        ready = {id(proc): wait_for_handlers(proc) for _, delay, proc in runs if delay}
+        ready = {id(proc): wait_for_handlers(proc, signals=(signal.SIGTERM,)) for _, delay, proc in runs if delay}
         for sig, delay, proc in sorted(runs, key=lambda r: r[1]):
             if delay:
                 time.sleep(max(0.0, ready[id(proc)] + delay - time.monotonic()))

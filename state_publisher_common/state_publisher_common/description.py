@@ -29,7 +29,7 @@ PUBLISH_GLOBAL = 'publish_global_robot_description'
 
 def is_global(node: Node) -> bool:
     """Return whether the node's `robot_description` already is `/robot_description`."""
-    return node.resolve_topic_name(TOPIC) == GLOBAL_TOPIC
+    return bool(node.resolve_topic_name(TOPIC) == GLOBAL_TOPIC)
 
 
 def publish_global_parameter(node: Node) -> Parameter:

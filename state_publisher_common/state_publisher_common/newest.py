@@ -13,9 +13,13 @@ per period, the held-back count on the next line of that reason.
 """
 
 import re
+from typing import Any, Optional, TYPE_CHECKING
 
 from node_runtime.bounded_text import bounded, RateLimiter
 from rclpy.serialization import deserialize_message
+
+if TYPE_CHECKING:
+    from node_runtime.polled import PolledSubscription
 
 
 _NUMBER = re.compile(r'[-+]?\d+(\.\d*)?(e[-+]?\d+)?')
@@ -28,15 +32,16 @@ class InvalidSample(ValueError):
 class NewestSample:
     """The newest raw sample of one topic, decoded on demand (once)."""
 
-    def __init__(self, msg_type, topic, max_bytes):
+    def __init__(self, msg_type: Any, topic: str, max_bytes: int) -> None:
         self.msg_type = msg_type
         self.topic = topic
         self.max_bytes = max_bytes
-        self.raw = None
+        self.raw: Optional[bytes] = None
         self.received = 0
-        self.polled = None
+        self.polled: Optional['PolledSubscription[bytes]'] = None
 
-    def subscribe(self, node, topic, qos_profile):
+    def subscribe(self, node: Any, topic: str,
+                  qos_profile: Any) -> 'PolledSubscription[bytes]':
         """
         Subscribe `node` to `topic` (raw) with a subscription that take() polls.
 
@@ -44,15 +49,17 @@ class NewestSample:
         it; destroy() destroys it (the node's destroy_node() would not).
         """
         from node_runtime.polled import PolledSubscription
-        self.polled = PolledSubscription(node, self.msg_type, topic, qos_profile, raw=True)
-        return self.polled
+        polled: PolledSubscription[bytes] = PolledSubscription(node, self.msg_type, topic,
+                                                               qos_profile, raw=True)
+        self.polled = polled
+        return polled
 
-    def store(self, data):
+    def store(self, data: bytes) -> None:
         """Subscription callback (raw=True): keep only the newest bytes."""
         self.raw = data
         self.received += 1
 
-    def take(self):
+    def take(self) -> Any:
         """Return the message of the newest sample since the last call, or None if none."""
         polled = self.polled
         if polled is not None:
@@ -72,7 +79,7 @@ class NewestSample:
         except Exception as exc:  # rclpy raises a bare exception type for bad CDR
             raise InvalidSample(f'{self.topic}: undecodable ({type(exc).__name__})') from None
 
-    def destroy(self):
+    def destroy(self) -> None:
         """Destroy the polled subscription, if subscribe() made one."""
         if self.polled is not None:
             self.polled.destroy()
@@ -81,12 +88,12 @@ class NewestSample:
 class Refusals:
     """Warn about refused samples: bounded, each reason once per `period` s."""
 
-    def __init__(self, logger, period=1.0):
+    def __init__(self, logger: Any, period: float = 1.0) -> None:
         self.logger = logger
         self.limiter = RateLimiter(period, max_keys=64, on_full='merge')
         self.count = 0
 
-    def refuse(self, error):
+    def refuse(self, error: object) -> None:
         """Count one refused sample and maybe log it; its reason is the text without numbers."""
         self.count += 1
         text = str(error)

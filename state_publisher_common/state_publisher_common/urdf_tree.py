@@ -8,58 +8,34 @@ sends and the description a viewer draws come from the same bytes. Fixed joints 
 joint positions. Frame ids carry an optional prefix (`robot1/`) to keep two robots apart.
 """
 
-from dataclasses import dataclass
 import math
-from typing import Tuple
+from typing import List, Mapping, Optional
 import xml.etree.ElementTree as ET
 
 from geometry_msgs.msg import TransformStamped
+from robot_model.quaternion import axis_rotation, from_rpy, multiply, Quaternion, Vector3
+from robot_model.urdf import Joint
+
+__all__ = ['Joint', 'MOVING', 'parse', 'transform', 'UrdfTree']
 
 MOVING = ('revolute', 'continuous', 'prismatic')
-IDENTITY = (0.0, 0.0, 0.0, 1.0)
 
 
-@dataclass(frozen=True)
-class Joint:
-    """One URDF joint; origin xyz (m) and rotation quat (x, y, z, w) in the parent link."""
-
-    name: str
-    kind: str
-    parent: str
-    child: str
-    xyz: Tuple[float, float, float]
-    quat: Tuple[float, float, float, float]
-    axis: Tuple[float, float, float]
+def _floats(text: Optional[str], default: Vector3) -> Vector3:
+    if not text:
+        return default
+    x, y, z = (float(v) for v in text.split())
+    return x, y, z
 
 
-def _floats(text, default):
-    return tuple(float(v) for v in text.split()) if text else default
+def _link(el: ET.Element, tag: str) -> str:
+    found = el.find(tag)
+    if found is None:
+        raise ValueError(f'joint {el.get("name")} has no <{tag}>')
+    return str(found.get('link'))
 
 
-def rpy_to_quat(roll, pitch, yaw):
-    """Quaternion (x, y, z, w) of URDF's fixed-axis rpy (R = Rz(yaw) Ry(pitch) Rx(roll))."""
-    cr, sr = math.cos(roll / 2), math.sin(roll / 2)
-    cp, sp = math.cos(pitch / 2), math.sin(pitch / 2)
-    cy, sy = math.cos(yaw / 2), math.sin(yaw / 2)
-    return (sr * cp * cy - cr * sp * sy, cr * sp * cy + sr * cp * sy,
-            cr * cp * sy - sr * sp * cy, cr * cp * cy + sr * sp * sy)
-
-
-def quat_multiply(a, b):
-    """Hamilton product a*b of quaternions (x, y, z, w)."""
-    ax, ay, az, aw = a
-    bx, by, bz, bw = b
-    return (aw * bx + ax * bw + ay * bz - az * by, aw * by - ax * bz + ay * bw + az * bx,
-            aw * bz + ax * by - ay * bx + az * bw, aw * bw - ax * bx - ay * by - az * bz)
-
-
-def axis_rotation(axis, angle):
-    """Quaternion (x, y, z, w) of a rotation by `angle` (rad) about the unit `axis`."""
-    s = math.sin(angle / 2.0)
-    return axis[0] * s, axis[1] * s, axis[2] * s, math.cos(angle / 2.0)
-
-
-def parse(urdf_text):
+def parse(urdf_text: str) -> List[Joint]:
     """Return the joints of a URDF text, in document order."""
     root = ET.fromstring(urdf_text)
     joints = []
@@ -70,13 +46,14 @@ def parse(urdf_text):
         axis_el = el.find('axis')
         axis = _floats(axis_el.get('xyz') if axis_el is not None else None, (1.0, 0.0, 0.0))
         norm = math.sqrt(sum(a * a for a in axis)) or 1.0
-        joints.append(Joint(el.get('name'), el.get('type'), el.find('parent').get('link'),
-                            el.find('child').get('link'), xyz, rpy_to_quat(*rpy),
-                            tuple(a / norm for a in axis)))
+        joints.append(Joint(str(el.get('name')), str(el.get('type')), _link(el, 'parent'),
+                            _link(el, 'child'), xyz, from_rpy(*rpy),
+                            (axis[0] / norm, axis[1] / norm, axis[2] / norm)))
     return joints
 
 
-def transform(stamp, parent, child, xyz, quat):
+def transform(stamp: object, parent: str, child: str, xyz: Vector3,
+              quat: Quaternion) -> TransformStamped:
     """Return a geometry_msgs/TransformStamped."""
     t = TransformStamped()
     t.header.stamp = stamp
@@ -91,32 +68,34 @@ def transform(stamp, parent, child, xyz, quat):
 class UrdfTree:
     """The transforms of a URDF's joints, frame ids prefixed with `frame_prefix`."""
 
-    def __init__(self, urdf_text, frame_prefix=''):
+    def __init__(self, urdf_text: str, frame_prefix: str = '') -> None:
         self.joints = parse(urdf_text)
         self.prefix = frame_prefix
         self.moving = [j for j in self.joints if j.kind in MOVING]
         self.fixed = [j for j in self.joints if j.kind == 'fixed']
         self.joint_names = tuple(j.name for j in self.moving)
 
-    def frame(self, link):
+    def frame(self, link: str) -> str:
         """Return the frame id of `link`."""
         return self.prefix + link
 
-    def static_transforms(self, stamp):
+    def static_transforms(self, stamp: object) -> List[TransformStamped]:
         """Return the fixed joints' transforms (for /tf_static)."""
         return [transform(stamp, self.frame(j.parent), self.frame(j.child), j.xyz, j.quat)
                 for j in self.fixed]
 
-    def moving_transforms(self, stamp, positions):
+    def moving_transforms(self, stamp: object,
+                          positions: Mapping[str, float]) -> List[TransformStamped]:
         """Return the moving joints' transforms at `positions` ({joint name: rad or m})."""
         out = []
         for j in self.moving:
             q = positions[j.name]
             if j.kind == 'prismatic':
-                xyz = tuple(o + a * q for o, a in zip(j.xyz, j.axis))
+                (ox, oy, oz), (ax, ay, az) = j.xyz, j.axis
+                xyz = (ox + ax * q, oy + ay * q, oz + az * q)
                 out.append(transform(stamp, self.frame(j.parent), self.frame(j.child), xyz,
                                      j.quat))
             else:
                 out.append(transform(stamp, self.frame(j.parent), self.frame(j.child), j.xyz,
-                                     quat_multiply(j.quat, axis_rotation(j.axis, q))))
+                                     multiply(j.quat, axis_rotation(j.axis, q))))
         return out

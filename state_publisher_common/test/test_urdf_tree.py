@@ -6,8 +6,9 @@ import math
 from builtin_interfaces.msg import Time
 import pytest
 from rclpy.serialization import serialize_message
+from robot_model.quaternion import from_rpy as rpy_to_quat, multiply as quat_multiply
 from state_publisher_common.newest import InvalidSample, NewestSample, Refusals
-from state_publisher_common.urdf_tree import quat_multiply, rpy_to_quat, UrdfTree
+from state_publisher_common.urdf_tree import UrdfTree
 from std_msgs.msg import String
 
 URDF = """<robot name="t">
