@@ -6,34 +6,46 @@ Get, set and subscribe go through each node's ROS parameter services (list_param
 get_parameters, set_parameters) and /parameter_events. All nodes are asked at once; one
 that does not answer within the timeout is left out of the answer (and logged), so it
 delays a request by at most the timeout and never blocks the server.
+
+(foxglove_server's own parameters are settings.PARAMETERS, declared through
+node_runtime.parameters.)
 """
 
 import base64
 import binascii
+from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Set, Tuple
 
 from rcl_interfaces.msg import Parameter as RosParameter, ParameterType as T, ParameterValue
 from rcl_interfaces.srv import GetParameters, ListParameters, SetParameters
 
+from .ros_calls import RosCalls
+from .ws_client import Client
+
+# A parameter entry of the protocol: {name, value, type?}.
+Entry = Dict[str, Any]
+
 # ParameterValue field of each ROS parameter type.
-FIELDS = {T.PARAMETER_BOOL: 'bool_value', T.PARAMETER_INTEGER: 'integer_value',
-          T.PARAMETER_DOUBLE: 'double_value', T.PARAMETER_STRING: 'string_value',
-          T.PARAMETER_BYTE_ARRAY: 'byte_array_value', T.PARAMETER_BOOL_ARRAY: 'bool_array_value',
-          T.PARAMETER_INTEGER_ARRAY: 'integer_array_value',
-          T.PARAMETER_DOUBLE_ARRAY: 'double_array_value',
-          T.PARAMETER_STRING_ARRAY: 'string_array_value'}
-TYPE_NAMES = {T.PARAMETER_BOOL: 'bool', T.PARAMETER_INTEGER: 'integer',
-              T.PARAMETER_DOUBLE: 'double', T.PARAMETER_STRING: 'string',
-              T.PARAMETER_BYTE_ARRAY: 'byte array', T.PARAMETER_BOOL_ARRAY: 'bool array',
-              T.PARAMETER_INTEGER_ARRAY: 'integer array',
-              T.PARAMETER_DOUBLE_ARRAY: 'double array',
-              T.PARAMETER_STRING_ARRAY: 'string array'}
+FIELDS: Dict[int, str] = {
+    T.PARAMETER_BOOL: 'bool_value', T.PARAMETER_INTEGER: 'integer_value',
+    T.PARAMETER_DOUBLE: 'double_value', T.PARAMETER_STRING: 'string_value',
+    T.PARAMETER_BYTE_ARRAY: 'byte_array_value', T.PARAMETER_BOOL_ARRAY: 'bool_array_value',
+    T.PARAMETER_INTEGER_ARRAY: 'integer_array_value',
+    T.PARAMETER_DOUBLE_ARRAY: 'double_array_value',
+    T.PARAMETER_STRING_ARRAY: 'string_array_value'}
+TYPE_NAMES: Dict[int, str] = {
+    T.PARAMETER_BOOL: 'bool', T.PARAMETER_INTEGER: 'integer',
+    T.PARAMETER_DOUBLE: 'double', T.PARAMETER_STRING: 'string',
+    T.PARAMETER_BYTE_ARRAY: 'byte array', T.PARAMETER_BOOL_ARRAY: 'bool array',
+    T.PARAMETER_INTEGER_ARRAY: 'integer array',
+    T.PARAMETER_DOUBLE_ARRAY: 'double array',
+    T.PARAMETER_STRING_ARRAY: 'string array'}
 
 
 class ParameterRefused(ValueError):
     """A set request refused before it reaches the node (its text goes to the client)."""
 
 
-def split_name(full):
+def split_name(full: str) -> Tuple[str, str]:
     """'/ns/node.param.sub' -> ('/ns/node', 'param.sub'); node names hold no dots."""
     node, dot, param = full.partition('.')
     if not dot or not node.startswith('/') or not param:
@@ -41,7 +53,7 @@ def split_name(full):
     return node, param
 
 
-def to_foxglove(full, value):
+def to_foxglove(full: str, value: Any) -> Optional[Entry]:
     """
     Return the ws-protocol parameter entry of a ROS ParameterValue (None for NOT_SET).
 
@@ -65,9 +77,10 @@ def to_foxglove(full, value):
     return {'name': full, 'value': native}
 
 
-def client_value(entry):
+def client_value(entry: Mapping[str, Any]) -> Any:
     """Return the Python value of a client's parameter entry ({name, value, type?})."""
-    value, kind = entry.get('value'), entry.get('type')
+    value: Any = entry.get('value')
+    kind = entry.get('type')
     if kind == 'byte_array':
         if not isinstance(value, str):
             raise ParameterRefused('a byte_array value must be base64 text')
@@ -82,22 +95,22 @@ def client_value(entry):
     return value
 
 
-def _is_int(v):
+def _is_int(v: object) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
-def _is_number(v):
+def _is_number(v: object) -> bool:
     return _is_int(v) or isinstance(v, float)
 
 
-def to_ros(value, current_type):
+def to_ros(value: Any, current_type: int) -> Any:
     """
     Return the ROS ParameterValue of a client's value for a parameter of `current_type`.
 
     The client's JSON cannot tell 1.0 from 1, so a whole number sets a double parameter;
     anything else of another type than the parameter's is refused (ParameterRefused).
     """
-    checks = {
+    checks: Dict[int, Callable[[Any], bool]] = {
         T.PARAMETER_BOOL: lambda v: isinstance(v, bool),
         T.PARAMETER_INTEGER: _is_int,
         T.PARAMETER_DOUBLE: _is_number,
@@ -126,12 +139,12 @@ def to_ros(value, current_type):
     return out
 
 
-def _describe(value):
+def _describe(value: object) -> str:
     text = repr(value)
     return f'{type(value).__name__} {text if len(text) <= 40 else text[:37] + "..."}'
 
 
-def _infer_type(value):
+def _infer_type(value: object) -> Any:     # a ParameterType constant
     if isinstance(value, bool):
         return T.PARAMETER_BOOL
     if _is_int(value):
@@ -155,7 +168,9 @@ def _infer_type(value):
 class Parameters:
     """The ServerListener's parameter callbacks, given RosCalls and the server's settings."""
 
-    def __init__(self, calls, allowed, timeout, warn, server_name, writable=None):
+    def __init__(self, calls: RosCalls, allowed: Callable[[str], bool], timeout: float,
+                 warn: Callable[[Optional[Client], str], None], server_name: str,
+                 writable: Optional[Callable[[str], bool]] = None) -> None:
         """Serve through `calls` the parameters for which `allowed(full name)` is true."""
         self.calls = calls
         self.allowed = allowed          # full name -> bool (param_whitelist)
@@ -163,11 +178,12 @@ class Parameters:
         self.timeout = timeout
         self.warn = warn                # (client or None, text): status + rate-limited log
         self.server_name = server_name
-        self.subscribed = set()
-        self.events = None
-        self.publish = None             # set by the bridge: the server's parameter update
+        self.subscribed: Set[str] = set()
+        self.events: Any = None
+        # set by the bridge: the server's parameter update
+        self.publish: Optional[Callable[[List[Entry]], None]] = None
 
-    def nodes(self):
+    def nodes(self) -> List[str]:
         """Full names of the nodes that offer parameter services (hidden ones left out)."""
         suffix = '/list_parameters'
         return sorted({name[:-len(suffix)]
@@ -175,12 +191,13 @@ class Parameters:
                        if name.endswith(suffix)
                        and not name[:-len(suffix)].rsplit('/', 1)[-1].startswith('_')})
 
-    def _get(self, wanted, client):
+    def _get(self, wanted: Mapping[str, List[str]],
+             client: Optional[Client]) -> Dict[str, Any]:
         """{node: [param names]} -> {full name: ROS ParameterValue} of the nodes that answered."""
         nodes = list(wanted)
         calls = [(GetParameters, f'{node}/get_parameters',
                   GetParameters.Request(names=wanted[node])) for node in nodes]
-        out = {}
+        out: Dict[str, Any] = {}
         for node, result in zip(nodes, self.calls.call_many(calls, self.timeout)):
             if isinstance(result, Exception):
                 self.warn(client, f'parameters of {node} skipped: {_reason(result)}')
@@ -189,11 +206,11 @@ class Parameters:
                 out[f'{node}.{name}'] = value
         return out
 
-    def _list_all(self, client):
+    def _list_all(self, client: Optional[Client]) -> Dict[str, List[str]]:
         nodes = self.nodes()
         calls = [(ListParameters, f'{node}/list_parameters', ListParameters.Request())
                  for node in nodes]
-        wanted = {}
+        wanted: Dict[str, List[str]] = {}
         for node, result in zip(nodes, self.calls.call_many(calls, self.timeout)):
             if isinstance(result, Exception):
                 self.warn(client, f'parameters of {node} skipped: {_reason(result)}')
@@ -203,8 +220,9 @@ class Parameters:
                 wanted[node] = names
         return wanted
 
-    def get_values(self, client, names):
+    def get_values(self, client: Optional[Client], names: List[str]) -> List[Entry]:
         """on_get_parameters: every allowed parameter of every node when `names` is empty."""
+        wanted: Dict[str, List[str]]
         if names:
             wanted = {}
             for full in names:
@@ -221,9 +239,11 @@ class Parameters:
         return [p for p in (to_foxglove(full, v) for full, v in sorted(values.items()))
                 if p is not None]
 
-    def set_values(self, client, parameters):
+    def set_values(self, client: Optional[Client],
+                   parameters: List[Entry]) -> List[Entry]:
         """on_set_parameters: set through each node's set_parameters; return the values now."""
-        by_node, names = {}, {}
+        by_node: Dict[str, List[Tuple[str, Entry]]] = {}
+        names: Dict[str, List[str]] = {}
         for p in parameters:
             try:
                 node, param = split_name(str(p['name']))
@@ -268,17 +288,17 @@ class Parameters:
         return [p for p in (to_foxglove(full, v) for full, v in sorted(after.items()))
                 if p is not None]
 
-    def subscribe(self, names):
+    def subscribe(self, names: Iterable[str]) -> None:
         """on_parameters_subscribe: publish the changes of `names` (from /parameter_events)."""
         self.subscribed.update(n for n in names if self.allowed(n))
         if self.events is None:
             self.events = self.calls.subscribe_parameter_events(self._on_event)
 
-    def unsubscribe(self, names):
+    def unsubscribe(self, names: Iterable[str]) -> None:
         """on_parameters_unsubscribe: the last client subscribed to `names` left."""
         self.subscribed.difference_update(names)
 
-    def _on_event(self, event):
+    def _on_event(self, event: Any) -> None:
         if not self.subscribed or self.publish is None:
             return
         changed = []
@@ -292,5 +312,5 @@ class Parameters:
             self.publish(changed)
 
 
-def _reason(exc):
+def _reason(exc: BaseException) -> str:
     return ' '.join(str(exc).split()) or type(exc).__name__

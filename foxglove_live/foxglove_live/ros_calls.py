@@ -9,6 +9,7 @@ and a node that never answers costs a request one timeout, never the server.
 """
 
 import threading
+from typing import Any, Callable, Dict, List, Sequence, Tuple
 
 import rclpy
 from rclpy.executors import SingleThreadedExecutor
@@ -22,11 +23,11 @@ class CallTimeout(TimeoutError):
 class RosCalls:
     """Service clients on a hidden helper node with its own executor thread."""
 
-    def __init__(self, name='_foxglove_server_calls'):
+    def __init__(self, name: str = '_foxglove_server_calls') -> None:
         """Create the helper node `name` (hidden: leading _) and start spinning it."""
         self.node = rclpy.create_node(name, start_parameter_services=False,
                                       enable_rosout=False)
-        self._clients = {}
+        self._clients: Dict[Tuple[str, Any], Any] = {}
         self._lock = threading.Lock()
         self._executor = SingleThreadedExecutor()
         self._executor.add_node(self.node)
@@ -35,7 +36,7 @@ class RosCalls:
                                         daemon=True)
         self._thread.start()
 
-    def _spin(self):
+    def _spin(self) -> None:
         while self._running and rclpy.ok():
             try:
                 self._executor.spin_once(timeout_sec=0.1)
@@ -44,7 +45,7 @@ class RosCalls:
                     return
                 raise
 
-    def client(self, srv_type, name):
+    def client(self, srv_type: Any, name: str) -> Any:
         """Return the (cached) client of service `name`."""
         key = (name, srv_type)
         with self._lock:
@@ -53,7 +54,7 @@ class RosCalls:
                 client = self._clients[key] = self.node.create_client(srv_type, name)
             return client
 
-    def call(self, srv_type, name, request, timeout):
+    def call(self, srv_type: Any, name: str, request: Any, timeout: float) -> Any:
         """Return the response of `name`, or raise CallTimeout after `timeout` seconds."""
         client = self.client(srv_type, name)
         done = threading.Event()
@@ -66,17 +67,19 @@ class RosCalls:
             raise CallTimeout(f'{name}: no answer within {timeout:g} s')
         return future.result()
 
-    def call_many(self, calls, timeout):
+    def call_many(self, calls: Sequence[Tuple[Any, str, Any]],
+                  timeout: float) -> List[Any]:
         """
         Send every (srv_type, name, request) at once; wait at most `timeout` for all.
 
         Returns one response or exception per call, in order: one slow service delays the
         batch by the timeout, not by the timeout times the number of services.
         """
-        results = [None] * len(calls)
+        results: List[Any] = [None] * len(calls)
         threads = []
         for i, (srv_type, name, request) in enumerate(calls):
-            def run(i=i, srv_type=srv_type, name=name, request=request):
+            def run(i: int = i, srv_type: Any = srv_type, name: str = name,
+                    request: Any = request) -> None:
                 try:
                     results[i] = self.call(srv_type, name, request, timeout)
                 except Exception as exc:    # CallTimeout, or the service went away
@@ -88,13 +91,13 @@ class RosCalls:
             thread.join(2 * timeout + 1.0)
         return results
 
-    def subscribe_parameter_events(self, callback):
+    def subscribe_parameter_events(self, callback: Callable[[Any], None]) -> Any:
         """Call `callback` with every rcl_interfaces/ParameterEvent."""
         from rcl_interfaces.msg import ParameterEvent
         return self.node.create_subscription(ParameterEvent, '/parameter_events', callback,
                                              qos_profile_parameter_events)
 
-    def close(self):
+    def close(self) -> None:
         """Stop the executor thread and destroy the helper node."""
         self._running = False
         self._thread.join(2.0)

@@ -9,167 +9,95 @@ topic: schema `pkg/msg/Type` in `ros2msg` encoding (full definition, nested type
 included: ros2bag_mcap.schema), message encoding `cdr`, and the bytes exactly as received
 from a raw subscription whose QoS matches the topic's publishers (ros2bag_mcap.qos).
 
-foxglove_bridge's capabilities, each switchable (`capabilities`, `read_only`):
-clientPublish (client_publish), parameters and services through the ROS services
-(parameters, services, ros_calls), connectionGraph (with the services' providers), assets,
-and time, advertised only with use_sim_time (then /clock is sent as the server's time).
-Transient-local topics are replayed to the one subscription that joins late; a refused
-input is answered with a status to the client that sent it.
+foxglove_bridge's capabilities, each switchable (`capabilities`, `read_only`; settings),
+each the job of a module of its own, which FoxgloveBridge composes: the streamed topics and
+time (topics), clientPublish (client_publish), parameters and services through the ROS
+services (parameters, services, ros_calls), connectionGraph (connection_graph, with the
+services' providers) and assets (assets); time is advertised only with use_sim_time (then
+/clock is sent as the server's time). Transient-local topics are replayed to the one
+subscription that joins late; a refused input is answered with a status to the client
+that sent it.
 
 The streamed topics are taken in batches (node_runtime.batch, issue 40) in a thread of their
-own: one wake-up at most every BATCH_INTERVAL takes every sample waiting on every topic,
-instead of one executor wake-up per message (2000 a second with the HB50 stack). The node's
-executor serves the rest (parameters, /clock, the discovery tick). Each message's log time
-is its DDS receive time (with use_sim_time: the ROS clock when its batch is taken).
+own: one wake-up at most every topics.BATCH_INTERVAL takes every sample waiting on every
+topic, instead of one executor wake-up per message (2000 a second with the HB50 stack). The
+node's executor serves the rest (parameters, /clock, the discovery tick). Each message's log
+time is its DDS receive time (with use_sim_time: the ROS clock when its batch is taken).
 """
 
+
 import os
-import re
 import time
-from urllib.parse import unquote, urlparse
+from typing import Any, Dict, List, Optional, Set
 
 from node_runtime import parameters, runner
-from node_runtime.batch import BatchReader, max_rate
 from node_runtime.bounded_text import bounded, RateLimiter
-from node_runtime.qos_matching import requested_profiles
 from rclpy.node import Node
-from rclpy.qos import DurabilityPolicy
-from ros2bag_mcap import qos as qos_util
-from ros2bag_mcap.schema import DefinitionNotFound, message_class, message_definition
 
 from . import client_publish as cp
 from . import protocol
-from . import services as srv
+from .assets import fetch_asset
+from .connection_graph import ros_graph
 from .parameters import Parameters
 from .ros_calls import RosCalls
-from .ws_server import CallFailed, Graph, ServerListener, ServerStartError, WsServer
+from .services import RosServices
+from .settings import allowed, offered_capabilities, PARAMETERS, patterns
+from .topics import TopicStreamer
+from .ws_client import Client, ClientChannel
+from .ws_listener import Graph, ServerListener, ServerStartError, Service
+from .ws_server import WsServer
 
 __all__ = ['FoxgloveBridge', 'FoxgloveServerNode', 'ServerStartError', 'main']
 
 DISCOVERY_PERIOD = 0.5
 GRAPH_PERIOD = 2.0
-DEPTH = 50
-# Between two takes of the streamed topics at least [s]: a client sees a batch at most
-# ws_server.FLUSH_DELAY_S after its first message anyway. A history of max_qos_depth (25 by
-# default) holds 5 kHz of one topic meanwhile (DEPTH 50: 10 kHz).
-BATCH_INTERVAL = 0.005
-# /clock may run at kHz; clients need the time, not every tick of it.
-TIME_PERIOD_S = 0.01
-# foxglove_bridge's: meshes, textures and robot descriptions of installed packages.
-DEFAULT_ASSET_ALLOWLIST = (
-    r'^package://(?:[-\w%]+/)*[-\w%.]+\.(?:dae|fbx|glb|gltf|jpeg|jpg|mtl|obj|png|stl|tif|'
-    r'tiff|urdf|webp|xacro)$',)
-EVERYTHING = ('.*',)
-P = parameters.Parameter
-PARAMETERS = (
-    P('port', 8765, 'WebSocket port (0: any free port)', value_range=(0, 65535)),
-    P('address', '127.0.0.1', 'address to bind (0.0.0.0: every interface; exposes the '
-      'robot to the network)'),
-    P('host', '', 'deprecated alias of address (wins when set)'),
-    P('topic_whitelist', EVERYTHING, 'regexes of the topics streamed'),
-    P('client_topic_whitelist', EVERYTHING, 'regexes of the topics a client may publish on'),
-    P('service_whitelist', EVERYTHING, 'regexes of the services offered (full names)'),
-    P('service_call_whitelist', EVERYTHING,
-      'regexes of the offered services a client may call (full names)'),
-    P('param_whitelist', EVERYTHING, 'regexes of the parameters offered, /node_name.param'),
-    P('param_write_whitelist', EVERYTHING,
-      'regexes of the offered parameters a client may set, /node_name.param'),
-    P('read_only', False, 'offer no capability through which a client changes the robot '
-      '(clientPublish, parameters, services)'),
-    P('include_hidden', False, 'also stream topics and services with a _ name component'),
-    P('max_qos_depth', 25, 'largest subscription/publisher history depth',
-      value_range=(1, 10000)),
-    P('capabilities', protocol.CAPABILITIES,
-      'capabilities offered (time only with use_sim_time)', choices=protocol.CAPABILITIES),
-    P('asset_uri_allowlist', DEFAULT_ASSET_ALLOWLIST,
-      'regexes of the package:// and file:// URIs served as assets'),
-    P('max_client_message_bytes', 1 << 20, 'largest client message published [bytes]',
-      value_range=(1, 1 << 28)),
-    P('call_timeout_s', 2.0, 'longest wait for a node to answer a parameter or service '
-      'call made for a client [s]', value_range=(0.05, 60.0)),
-)
-
-
-def _regexes(values, name):
-    try:
-        return [re.compile(p) for p in values[name]]
-    except re.error as exc:
-        raise ValueError(f'{name}: bad regex: {exc}') from None
-
-
-def _allowed(regexes, name):
-    return any(r.fullmatch(name) for r in regexes)
-
-
-def _hidden(name):
-    return any(p.startswith('_') for p in name.split('/'))
-
-
-def offered_capabilities(wanted, read_only, use_sim_time):
-    """
-    Return the capabilities advertised, in the protocol's order.
-
-    read_only leaves out every writing capability; parametersSubscribe needs parameters;
-    time only with sim time, as foxglove_bridge: an app that sees `time` stamps every
-    message with the server's clock, so advertising it without sending one freezes the
-    app's clock at zero.
-    """
-    caps = set(wanted)
-    if read_only:
-        caps -= set(protocol.WRITING_CAPABILITIES)
-    if protocol.PARAMETERS not in caps:
-        caps.discard(protocol.PARAMETERS_SUBSCRIBE)
-    if not use_sim_time:
-        caps.discard(protocol.TIME)
-    return [c for c in protocol.CAPABILITIES if c in caps]
 
 
 class FoxgloveBridge(ServerListener):
-    """The ROS side of the server: discovery, subscriptions and every capability."""
+    """The ROS side of the server: its settings, composing one part per capability."""
 
-    def __init__(self, node):
+    def __init__(self, node: Node) -> None:
         """Declare the parameters, start the server; ServerStartError if it cannot bind."""
         self.node = node
         values = parameters.declare(node, PARAMETERS)
-        self.host = values['host'] or values['address']
-        self.include_hidden = values['include_hidden']
-        self.max_depth = values['max_qos_depth']
-        self.max_client_bytes = values['max_client_message_bytes']
-        self.call_timeout = values['call_timeout_s']
-        self.topic_re = _regexes(values, 'topic_whitelist')
-        self.service_re = _regexes(values, 'service_whitelist')
-        self.service_call_re = _regexes(values, 'service_call_whitelist')
-        self.client_topic_re = _regexes(values, 'client_topic_whitelist')
-        self.asset_re = _regexes(values, 'asset_uri_allowlist')
-        self.param_re = _regexes(values, 'param_whitelist')
-        self.param_write_re = _regexes(values, 'param_write_whitelist')
-        self.sim_time = bool(node.get_parameter('use_sim_time').value)
+        self.host: str = values['host'] or values['address']
+        self.include_hidden: bool = values['include_hidden']
+        max_depth: int = values['max_qos_depth']
+        call_timeout: float = values['call_timeout_s']
+        topic_re = patterns(values, 'topic_whitelist')
+        service_re = patterns(values, 'service_whitelist')
+        service_call_re = patterns(values, 'service_call_whitelist')
+        client_topic_re = patterns(values, 'client_topic_whitelist')
+        self.asset_re = patterns(values, 'asset_uri_allowlist')
+        param_re = patterns(values, 'param_whitelist')
+        param_write_re = patterns(values, 'param_write_whitelist')
+        sim_time = bool(node.get_parameter('use_sim_time').value)
         self.capabilities = offered_capabilities(values['capabilities'], values['read_only'],
-                                                 self.sim_time)
-        self.channels = {}           # topic -> channel id
-        self.subscriptions = {}      # topic -> node_runtime.batch.Batched
-        self.reader = None
-        self.skipped = set()
-        self.service_classes = {}    # name -> (type name, generated class)
-        self.skipped_services = set()
-        self.publishers = {}         # (client id, client channel id) -> (class, publisher)
+                                                 sim_time)
         self.log_limit = RateLimiter(period_s=5.0)
         self.next_graph = 0.0
-        self.last_time = 0.0
-        self.clock_sub = None
-        self.calls = None
-        self.parameters = None
+        self.calls: Optional[RosCalls] = None
+        self.parameters: Optional[Parameters] = None
+        self.services: Optional[RosServices] = None
         if {protocol.PARAMETERS, protocol.SERVICES} & set(self.capabilities):
             self.calls = RosCalls()
-        if protocol.PARAMETERS in self.capabilities:
+        if self.calls is not None and protocol.PARAMETERS in self.capabilities:
             self.parameters = Parameters(
-                self.calls, lambda name: _allowed(self.param_re, name), self.call_timeout,
+                self.calls, lambda name: allowed(param_re, name), call_timeout,
                 self._refuse, node.get_fully_qualified_name(),
-                writable=lambda name: _allowed(self.param_write_re, name))
+                writable=lambda name: allowed(param_write_re, name))
+        if self.calls is not None:
+            self.services = RosServices(node, self.calls, service_re, service_call_re,
+                                        self.include_hidden, call_timeout, self._limited_log)
+        self.publishers = cp.ClientPublishers(node, client_topic_re, max_depth,
+                                              values['max_client_message_bytes'],
+                                              self._refuse)
         self.server = WsServer(
             self, 'foxglove_live', self.capabilities, supported_encodings=cp.ENCODINGS,
             metadata={'ROS_DISTRO': os.environ.get('ROS_DISTRO', '')},
-            warn=self._limited_log, max_message_bytes=self.max_client_bytes)
+            warn=self._limited_log, max_message_bytes=values['max_client_message_bytes'])
+        self.topics = TopicStreamer(node, self.server, topic_re, self.include_hidden,
+                                    max_depth, sim_time)
         try:
             self.server.start(self.host, values['port'])
         except ServerStartError:
@@ -178,29 +106,11 @@ class FoxgloveBridge(ServerListener):
             raise
         if self.parameters is not None:
             self.parameters.publish = self.server.publish_parameter_values
-        self.reader = BatchReader(node.context, min_interval=BATCH_INTERVAL,
-                                  name='foxglove_topics')
-        self.reader.start()
-        if protocol.TIME in self.capabilities:
-            from rosgraph_msgs.msg import Clock
-            self.clock_sub = node.create_subscription(
-                Clock, '/clock', self._on_clock, qos_util.matching_profile([], 10))
+        self.topics.start(send_time=protocol.TIME in self.capabilities)
 
-    # --- topics streamed to clients
-
-    def discover(self):
+    def discover(self) -> None:
         """Stream new topics; every GRAPH_PERIOD refresh the graph and the services."""
-        for topic, types in self.node.get_topic_names_and_types():
-            if topic in self.subscriptions or topic in self.skipped:
-                continue
-            if not self.include_hidden and _hidden(topic):
-                continue
-            if not _allowed(self.topic_re, topic):
-                continue
-            offered = qos_util.offered_profiles(self.node, topic)
-            if not offered:
-                continue
-            self._stream(topic, types[0], offered)
+        self.topics.discover()
         now = time.monotonic()
         if now >= self.next_graph:
             self.next_graph = now + GRAPH_PERIOD
@@ -209,246 +119,87 @@ class FoxgloveBridge(ServerListener):
             if protocol.SERVICES in self.capabilities:
                 self.advertise_services()
 
-    def _stream(self, topic, type_name, offered):
-        try:
-            msg_type = message_class(type_name)
-            definition = message_definition(type_name)
-        except DefinitionNotFound as exc:
-            self.node.get_logger().warning(f'not streaming {topic}: {exc}')
-            self.skipped.add(topic)
-            return
-        profile = qos_util.matching_profile(offered, min(DEPTH, self.max_depth))
-        latched_depth = 0
-        if profile.durability == DurabilityPolicy.TRANSIENT_LOCAL:
-            latched_depth = min(max(p.depth for p in offered) or 1, self.max_depth)
-        channel_id = self.server.add_channel(topic, 'cdr', type_name, definition, 'ros2msg',
-                                             latched_depth)
-        self.channels[topic] = channel_id
-        self.subscriptions[topic] = self.reader.add(
-            self.node, msg_type, topic, profile, self._callback(channel_id), raw=True,
-            with_info=True)
-        self.node.get_logger().info(f'streaming {topic} ({type_name})')
-        self.node.get_logger().debug(
-            f'{topic}: depth {profile.depth} holds {max_rate(profile.depth, BATCH_INTERVAL):.0f}'
-            ' Hz between two takes')
-
-    def _callback(self, channel_id):
-        log, now, sim_time = self.server.log, self._now, self.sim_time
-
-        # A batch of (CDR bytes, message info), oldest first (reader thread).
-        def on_batch(samples):
-            if sim_time:
-                stamp = now()
-                for data, _ in samples:
-                    log(channel_id, data, stamp)
-                return
-            for data, info in samples:
-                log(channel_id, data, info['received_timestamp'] or time.time_ns())
-        return on_batch
-
-    def _now(self):
-        """Log time of a message: ROS time with sim time (the clients' clock), else wall."""
-        if self.sim_time:
-            return self.node.get_clock().now().nanoseconds
-        return time.time_ns()
-
-    def _on_clock(self, msg):
-        wall = time.monotonic()
-        if wall - self.last_time >= TIME_PERIOD_S:
-            self.last_time = wall
-            self.server.broadcast_time(msg.clock.sec * 1_000_000_000 + msg.clock.nanosec)
-
-    # --- services
-
-    def advertise_services(self):
+    def advertise_services(self) -> None:
         """Advertise the graph's services to clients; withdraw the ones that left."""
-        found = {}
-        for name, types in self.node.get_service_names_and_types():
-            if not self.include_hidden and _hidden(name):
-                continue
-            if _allowed(self.service_re, name) and types:
-                found[name] = types[0]
-        offered = []
-        for name, type_name in sorted(found.items()):
-            if name in self.skipped_services:
-                continue
-            try:
-                request, response = srv.service_definitions(type_name)
-                cls = srv.service_class(type_name)
-            except DefinitionNotFound as exc:
-                self.node.get_logger().warning(f'not offering {name}: {exc}')
-                self.skipped_services.add(name)
-                continue
-            self.service_classes[name] = (type_name, cls)
-            offered.append((name, type_name, request, response))
-        self.server.set_services(offered)
+        if self.services is not None:
+            self.server.set_services(self.services.offered())
 
-    def call_service(self, client, service, payload):
+    def graph(self) -> Graph:
+        """Return the publishers, subscribers and service providers of the ROS graph."""
+        return ros_graph(self.node, self.include_hidden)
+
+    # --- ServerListener: services and parameters (worker threads)
+
+    def call_service(self, client: Client, service: Service, payload: bytes) -> bytes:
         """Call a ROS service for a client (a worker thread); CallFailed says why not."""
-        try:
-            if not _allowed(self.service_call_re, service.name):
-                raise srv.ServiceRefused('not in service_call_whitelist')
-            type_name, cls = self.service_classes[service.name]
-            if type_name != service.type:
-                raise srv.ServiceRefused(f'now of type {type_name}')
-            request = srv.decode_request(cls, 'cdr', payload)
-            response = self.calls.call(cls, service.name, request, self.call_timeout)
-        except Exception as exc:    # noqa: B902 - every failure goes back to the caller
-            text = bounded(' '.join(str(exc).split()) or type(exc).__name__)
-            self._limited_log(f'client {client.id}: {service.name}: call failed: {text}')
-            raise CallFailed(f'{service.name}: {text}') from None
-        return srv.encode_response(response)
+        if self.services is None:
+            return super().call_service(client, service, payload)
+        return self.services.call(client.id, service, payload)
 
-    # --- parameters (worker threads)
-
-    def get_parameters(self, client, names):
+    def get_parameters(self, client: Client, names: List[str]) -> List[Dict[str, Any]]:
         """Every allowed parameter, or the named ones, of every node that answers."""
         return self.parameters.get_values(client, names) if self.parameters else []
 
-    def set_parameters(self, client, params):
+    def set_parameters(self, client: Client,
+                       params: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
         """Set through the nodes' services; return the values afterwards."""
         return self.parameters.set_values(client, params) if self.parameters else []
 
-    def on_parameters_subscribe(self, names):
+    def on_parameters_subscribe(self, names: Set[str]) -> None:
         """Publish the changes of `names` from /parameter_events."""
         if self.parameters is not None:
             self.parameters.subscribe(names)
 
-    def on_parameters_unsubscribe(self, names):
+    def on_parameters_unsubscribe(self, names: Set[str]) -> None:
         """No client follows `names` any more."""
         if self.parameters is not None:
             self.parameters.unsubscribe(names)
 
-    # --- connectionGraph
+    # --- ServerListener: clientPublish (loop thread)
 
-    def graph(self):
-        """Return the publishers, subscribers and service providers of the ROS graph."""
-        node = self.node
-        published, subscribed = {}, {}
-        for topic, _ in node.get_topic_names_and_types():
-            if not self.include_hidden and _hidden(topic):
-                continue
-            pubs = sorted({_full_name(i) for i in node.get_publishers_info_by_topic(topic)})
-            subs = sorted({_full_name(i) for i in node.get_subscriptions_info_by_topic(topic)})
-            if pubs:
-                published[topic] = pubs
-            if subs:
-                subscribed[topic] = subs
-        services = {}
-        for name, namespace in node.get_node_names_and_namespaces():
-            try:
-                offered = node.get_service_names_and_types_by_node(name, namespace)
-            except Exception:   # noqa: B902 - the node left the graph between the two calls
-                continue
-            for service, _ in offered:
-                if self.include_hidden or not _hidden(service):
-                    services.setdefault(service, set()).add(_join(namespace, name))
-        return Graph(published, subscribed, {s: sorted(ids) for s, ids in services.items()})
+    def on_client_advertise(self, client: Client, channel: ClientChannel) -> bool:
+        """Create a ROS publisher for a client channel; refuse it with a status."""
+        return self.publishers.advertise(client, channel)
 
-    # --- clientPublish (loop thread)
+    def on_client_unadvertise(self, client: Client, channel: ClientChannel) -> None:
+        """Destroy the channel's publisher."""
+        self.publishers.unadvertise(client, channel)
 
-    def _refuse(self, client, text):
+    def on_message_data(self, client: Client, channel: ClientChannel,
+                        payload: bytes) -> None:
+        """Publish a client message, or refuse it (nothing of it is published)."""
+        self.publishers.publish(client, channel, payload)
+
+    # --- ServerListener: assets (worker threads)
+
+    def fetch_asset(self, client: Client, uri: str) -> bytes:
+        """Return the bytes of an allowed package:// or file:// URI; CallFailed otherwise."""
+        return fetch_asset(uri, self.asset_re, self._limited_log)
+
+    def _refuse(self, client: Optional[Client], text: str) -> None:
         """Tell the client whose input was refused why; a rate-limited log line."""
         text = bounded(text)
         self.server.status(client, protocol.WARNING, text)
         who = f'client {client.id}' if client is not None else 'server'
         self._limited_log(f'{who}: {text}')
 
-    def on_client_advertise(self, client, channel):
-        """Create a ROS publisher for a client channel; refuse it with a status."""
-        try:
-            if not _allowed(self.client_topic_re, channel.topic):
-                raise cp.RejectedInput(f'{channel.topic}: not in client_topic_whitelist')
-            if channel.encoding not in cp.ENCODINGS:
-                raise cp.RejectedInput(f'{channel.topic}: encoding {channel.encoding!r} '
-                                       f'(supported: {", ".join(cp.ENCODINGS)})')
-            type_name, cls = cp.message_class_of(channel.schema_name)
-            for name, types in self.node.get_topic_names_and_types():
-                if name == channel.topic and type_name not in types:
-                    raise cp.RejectedInput(f'{channel.topic}: carries {types[0]}, '
-                                           f'not {type_name}')
-            profiles = requested_profiles(self.node, channel.topic)
-            publisher = self.node.create_publisher(
-                cls, channel.topic, cp.publisher_profile(profiles, min(10, self.max_depth)))
-        except cp.RejectedInput as exc:
-            self._refuse(client, f'advertise refused: {exc}')
-            return False
-        self.publishers[(client.id, channel.id)] = (cls, publisher)
-        self.node.get_logger().info(
-            f'client {client.id} publishes {channel.topic} ({type_name}, {channel.encoding})')
-        return True
-
-    def on_client_unadvertise(self, client, channel):
-        """Destroy the channel's publisher."""
-        entry = self.publishers.pop((client.id, channel.id), None)
-        if entry is not None:
-            self.node.destroy_publisher(entry[1])
-
-    def on_message_data(self, client, channel, payload):
-        """Publish a client message, or refuse it (nothing of it is published)."""
-        cls, publisher = self.publishers[(client.id, channel.id)]
-        try:
-            if len(payload) > self.max_client_bytes:
-                raise cp.RejectedInput(f'message of {len(payload)} bytes over '
-                                       f'max_client_message_bytes {self.max_client_bytes}')
-            data = cp.to_cdr(channel.encoding, cls, payload)
-        except cp.RejectedInput as exc:
-            self._refuse(client, f'{channel.topic}: not published: {exc}')
-            return
-        publisher.publish(data)
-
-    # --- assets (worker threads)
-
-    def fetch_asset(self, client, uri):
-        """Return the bytes of an allowed package:// or file:// URI; CallFailed otherwise."""
-        if '..' in uri or not _allowed(self.asset_re, uri):
-            self._limited_log(f'asset refused: {bounded(uri, 200)}')
-            raise CallFailed(f'{bounded(uri, 200)}: not allowed')
-        parsed = urlparse(uri)
-        path = unquote(parsed.path)
-        if parsed.scheme == 'package':
-            from ament_index_python.packages import (get_package_share_directory,
-                                                     PackageNotFoundError)
-            try:
-                path = os.path.join(get_package_share_directory(parsed.netloc),
-                                    path.lstrip('/'))
-            except PackageNotFoundError:
-                raise CallFailed(f'{uri}: no package {parsed.netloc}') from None
-        elif parsed.scheme != 'file':
-            raise CallFailed(f'{uri}: only package:// and file:// URIs')
-        try:
-            with open(path, 'rb') as f:
-                return f.read()
-        except OSError as exc:
-            raise CallFailed(f'{uri}: {exc.strerror or "cannot be read"}') from None
-
-    def _limited_log(self, text):
+    def _limited_log(self, text: str) -> None:
         if self.log_limit.allow(text.split(':')[0])[0]:
             self.node.get_logger().warning(text)
 
-    def check(self):
+    def check(self) -> None:
         """Raise the error that stopped the topic reader's thread, if any (main thread)."""
-        if self.reader is not None:
-            self.reader.check()
+        self.topics.check()
 
-    def close(self):
+    def close(self) -> None:
         """Stop the topic reader, the server and the service-call helper."""
-        if self.reader is not None:
-            self.reader.close()
+        self.topics.close()
         self.server.stop()
         if self.calls is not None:
             self.calls.close()
 
 
-def _join(namespace, name):
-    return (namespace.rstrip('/') + '/' + name) if namespace else '/' + name
-
-
-def _full_name(info):
-    return _join(info.node_namespace, info.node_name)
-
-
-class FoxgloveServerNode(Node):
+class FoxgloveServerNode(Node):  # type: ignore[misc,unused-ignore]  # rclpy is Any here
     """
     The foxglove_server node: a FoxgloveBridge on a node of its own, for node_runtime.runner.
 
@@ -460,7 +211,7 @@ class FoxgloveServerNode(Node):
     runs_in_loop = True
     period = DISCOVERY_PERIOD
 
-    def __init__(self):
+    def __init__(self) -> None:
         """Start the bridge; a port in use is a one-line ServerStartError."""
         super().__init__('foxglove_server')
         try:
@@ -477,17 +228,17 @@ class FoxgloveServerNode(Node):
             f'{", ".join(self.bridge.capabilities) or "none"})')
         self.bridge.discover()
 
-    def tick(self, deadline):
+    def tick(self, deadline: float) -> None:
         """Discover new topics; refresh the graph and services; raise a reader failure."""
         self.bridge.check()
         self.bridge.discover()
 
-    def close(self):
+    def close(self) -> None:
         """Stop the WebSocket server."""
         self.bridge.close()
 
 
-def main(argv=None):
+def main(argv: Optional[List[str]] = None) -> int:
     """
     Run the server until SIGINT/SIGTERM (node_runtime.runner); return the exit status.
 

@@ -10,17 +10,23 @@ Every failure raises, which the server answers with serviceCallFailure to the ca
 import functools
 import importlib
 import os
+from typing import Any, Callable, Dict, List, Set, Tuple
 
+from node_runtime.bounded_text import bounded
 from rclpy.serialization import deserialize_message, serialize_message
 from ros2bag_mcap.schema import (DefinitionNotFound, dependencies, message_definition,
                                  SEPARATOR)
+
+from .ros_calls import RosCalls
+from .settings import allowed, hidden, Patterns
+from .ws_listener import CallFailed, Service
 
 
 class ServiceRefused(ValueError):
     """A service request refused before the call (its text goes to the client)."""
 
 
-def service_class(type_name):
+def service_class(type_name: str) -> Any:
     """Return the generated class of 'pkg/srv/Type'."""
     parts = type_name.split('/')
     if len(parts) != 3 or parts[1] != 'srv':
@@ -32,7 +38,7 @@ def service_class(type_name):
 
 
 @functools.lru_cache(maxsize=None)
-def service_definitions(type_name):
+def service_definitions(type_name: str) -> Tuple[str, str]:
     """Return the ros2msg texts (request, response) of 'pkg/srv/Type', nested types included."""
     from ament_index_python.packages import get_package_share_directory, PackageNotFoundError
     package, _, name = type_name.split('/')
@@ -48,7 +54,7 @@ def service_definitions(type_name):
             _with_dependencies(''.join(lines[cut + 1:]), package))
 
 
-def _with_dependencies(text, package):
+def _with_dependencies(text: str, package: str) -> str:
     out, seen = text, set()
     for dep in dependencies(text, package):
         # Each dependency's own definition lists its nested types after it; a type both
@@ -62,12 +68,12 @@ def _with_dependencies(text, package):
     return out
 
 
-def _nested(type_name):
+def _nested(type_name: str) -> List[str]:
     text = message_definition(type_name)
     return [line[len('MSG: '):] for line in text.splitlines() if line.startswith('MSG: ')]
 
 
-def decode_request(cls, encoding, payload):
+def decode_request(cls: Any, encoding: str, payload: bytes) -> Any:
     """Return the Request of a client's CDR payload, or raise ServiceRefused."""
     if encoding != 'cdr':       # the server already refuses what the service does not take
         raise ServiceRefused(f'encoding {encoding!r} (supported: cdr)')
@@ -78,5 +84,64 @@ def decode_request(cls, encoding, payload):
             from None
 
 
-def encode_response(response):
-    return serialize_message(response)
+def encode_response(response: Any) -> bytes:
+    """Return the CDR bytes of a Response."""
+    data: bytes = serialize_message(response)
+    return data
+
+
+class RosServices:
+    """The services of the ROS graph offered to clients, and the calls made for them."""
+
+    def __init__(self, node: Any, calls: RosCalls, offered_re: Patterns, call_re: Patterns,
+                 include_hidden: bool, timeout: float,
+                 warn: Callable[[str], None]) -> None:
+        """Offer the services `offered_re` allows; call those `call_re` allows."""
+        self.node = node
+        self.calls = calls
+        self.offered_re = offered_re
+        self.call_re = call_re
+        self.include_hidden = include_hidden
+        self.timeout = timeout
+        self.warn = warn
+        self.classes: Dict[str, Tuple[str, Any]] = {}   # name -> (type name, generated class)
+        self.skipped: Set[str] = set()
+
+    def offered(self) -> List[Tuple[str, str, str, str]]:
+        """Return (name, type, request schema, response schema) of every service offered."""
+        found = {}
+        for name, types in self.node.get_service_names_and_types():
+            if not self.include_hidden and hidden(name):
+                continue
+            if allowed(self.offered_re, name) and types:
+                found[name] = types[0]
+        offered = []
+        for name, type_name in sorted(found.items()):
+            if name in self.skipped:
+                continue
+            try:
+                request, response = service_definitions(type_name)
+                cls = service_class(type_name)
+            except DefinitionNotFound as exc:
+                self.node.get_logger().warning(f'not offering {name}: {exc}')
+                self.skipped.add(name)
+                continue
+            self.classes[name] = (type_name, cls)
+            offered.append((name, type_name, request, response))
+        return offered
+
+    def call(self, client_id: int, service: Service, payload: bytes) -> bytes:
+        """Call a ROS service for a client (a worker thread); CallFailed says why not."""
+        try:
+            if not allowed(self.call_re, service.name):
+                raise ServiceRefused('not in service_call_whitelist')
+            type_name, cls = self.classes[service.name]
+            if type_name != service.type:
+                raise ServiceRefused(f'now of type {type_name}')
+            request = decode_request(cls, 'cdr', payload)
+            response = self.calls.call(cls, service.name, request, self.timeout)
+        except Exception as exc:    # noqa: B902 - every failure goes back to the caller
+            text = bounded(' '.join(str(exc).split()) or type(exc).__name__)
+            self.warn(f'client {client_id}: {service.name}: call failed: {text}')
+            raise CallFailed(f'{service.name}: {text}') from None
+        return encode_response(response)

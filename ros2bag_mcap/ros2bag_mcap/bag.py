@@ -16,6 +16,8 @@ Layout (as rosbag2 with rosbag2_storage_mcap writes it):
 
 import os
 import time
+from typing import (Any, BinaryIO, Callable, cast, Dict, Iterable, Iterator, List, Optional,
+                    Sequence, Tuple)
 
 from mcap.exceptions import McapError
 from mcap.reader import make_reader
@@ -32,15 +34,23 @@ STORAGE_ID = 'mcap'
 LIBRARY = 'ros2bag_mcap 0.1.0 (python mcap)'
 CHUNK_SIZE = 256 * 1024
 
+# One file of the bag for the metadata: (relative path, start ns, end ns, message count).
+FileEntry = Tuple[str, Optional[int], Optional[int], int]
+# What read_messages yields: (topic, type, cdr bytes, log time, publish time).
+BagMessage = Tuple[str, str, bytes, int, int]
 
-def ros_distro():
+
+def ros_distro() -> str:
+    """Return the ROS_DISTRO the bag is written under ('' when unset)."""
     return os.environ.get('ROS_DISTRO', '')
 
 
 class TopicInfo:
     """A topic of the bag: name, type, offered QoS profiles (list of QoSProfile)."""
 
-    def __init__(self, name, type_name, offered, type_hash=''):
+    def __init__(self, name: str, type_name: str, offered: Iterable[Any],
+                 type_hash: str = '') -> None:
+        """Describe a topic with no message yet."""
         self.name = name
         self.type = type_name
         self.offered = list(offered)
@@ -51,16 +61,16 @@ class TopicInfo:
 class _File:
     """One open .mcap file of the bag."""
 
-    def __init__(self, path):
+    def __init__(self, path: str) -> None:
         self.path = path
-        self.stream = open(path, 'wb')
+        self.stream: BinaryIO = open(path, 'wb')
         self.writer = Writer(self.stream, chunk_size=CHUNK_SIZE,
                              compression=CompressionType.NONE)
         self.writer.start(profile='ros2', library=LIBRARY)
-        self.schemas = {}
-        self.channels = {}
-        self.start = None
-        self.end = None
+        self.schemas: Dict[str, int] = {}      # type -> schema id
+        self.channels: Dict[str, int] = {}     # topic -> channel id
+        self.start: Optional[int] = None
+        self.end: Optional[int] = None
         self.count = 0
 
 
@@ -72,27 +82,28 @@ class BagWriter:
     file when a message is that much later than its file's first one.
     """
 
-    def __init__(self, uri, max_bag_duration=0.0):
+    def __init__(self, uri: str, max_bag_duration: float = 0.0) -> None:
+        """Create the bag directory `uri` (FileExistsError if it exists) and its first file."""
         if os.path.exists(uri):
             raise FileExistsError(f"output folder '{uri}' already exists")
         os.makedirs(uri)
         self.uri = uri
         self.name = os.path.basename(os.path.normpath(uri))
         self.max_ns = int(max_bag_duration * 1e9)
-        self.topics = {}
-        self.files = []
-        self._file = None
-        self._open_file()
+        self.topics: Dict[str, TopicInfo] = {}
+        self.files: List[_File] = []
+        self._file = self._open_file()
         self.write_metadata()    # a killed recorder still leaves a bag that `info` explains
 
-    def _open_file(self):
+    def _open_file(self) -> _File:
         path = os.path.join(self.uri, f'{self.name}_{len(self.files)}.mcap')
         self._file = _File(path)
         self.files.append(self._file)
         for topic in self.topics.values():
             self._register(topic)
+        return self._file
 
-    def _register(self, topic):
+    def _register(self, topic: TopicInfo) -> None:
         f = self._file
         if topic.type not in f.schemas:
             f.schemas[topic.type] = f.writer.register_schema(
@@ -103,7 +114,8 @@ class BagWriter:
             metadata={'offered_qos_profiles': qos_util.dump_profiles(topic.offered),
                       'topic_type_hash': topic.type_hash})
 
-    def add_topic(self, name, type_name, offered, type_hash=''):
+    def add_topic(self, name: str, type_name: str, offered: Iterable[Any],
+                  type_hash: str = '') -> TopicInfo:
         """Register a topic (schema + channel); raises DefinitionNotFound without a .msg."""
         topic = TopicInfo(name, type_name, offered, type_hash)
         message_definition(type_name)
@@ -111,7 +123,9 @@ class BagWriter:
         self._register(topic)
         return topic
 
-    def write(self, topic, data, log_time, publish_time=None, sequence=0):
+    def write(self, topic: str, data: bytes, log_time: int, publish_time: Optional[int] = None,
+              sequence: int = 0) -> None:
+        """Write one message of `topic` (CDR bytes; times in ns)."""
         f = self._file
         if self.max_ns and f.start is not None and log_time - f.start >= self.max_ns:
             self._close_file()
@@ -127,36 +141,39 @@ class BagWriter:
         f.count += 1
         self.topics[topic].count += 1
 
-    def flush(self):
+    def flush(self) -> None:
         """
         Close the open chunk and push it to the file.
 
         What a SIGKILL can lose is only what arrived since the last flush.
         """
-        self._file.writer.flush()
+        self._file.writer.flush()  # type: ignore[no-untyped-call,unused-ignore]
         self._file.stream.flush()
 
-    def _close_file(self):
+    def _close_file(self) -> None:
         f = self._file
         f.writer.add_metadata('rosbag2', {'serialized_metadata': yaml.safe_dump(
             self.metadata()['rosbag2_bagfile_information'], sort_keys=False),
             'ROS_DISTRO': ros_distro()})
-        f.writer.finish()
+        f.writer.finish()  # type: ignore[no-untyped-call,unused-ignore]
         f.stream.close()
 
-    def close(self):
+    def close(self) -> None:
+        """Finish the open file and write the final metadata.yaml."""
         self._close_file()
         self.write_metadata()
 
-    def metadata(self):
+    def metadata(self) -> Dict[str, Any]:
+        """Return the metadata.yaml dictionary of what was written so far."""
         return build_metadata(self.topics.values(), [
             (os.path.basename(f.path), f.start, f.end, f.count) for f in self.files])
 
-    def write_metadata(self):
+    def write_metadata(self) -> None:
+        """Write metadata.yaml (atomically)."""
         write_metadata(self.uri, self.metadata())
 
 
-def build_metadata(topics, files):
+def build_metadata(topics: Iterable[TopicInfo], files: Sequence[FileEntry]) -> Dict[str, Any]:
     """Return the metadata.yaml dictionary; files: [(path, start ns, end ns, count)]."""
     starts = [s for _, s, _, _ in files if s is not None]
     ends = [e for _, _, e, _ in files if e is not None]
@@ -184,7 +201,7 @@ def build_metadata(topics, files):
         'files': [{
             'path': p,
             'starting_time': {'nanoseconds_since_epoch': s or 0},
-            'duration': {'nanoseconds': (e - s) if s is not None else 0},
+            'duration': {'nanoseconds': (cast(int, e) - s) if s is not None else 0},
             'message_count': c,
         } for p, s, e, c in files],
         'custom_data': None,
@@ -192,7 +209,8 @@ def build_metadata(topics, files):
     }}
 
 
-def write_metadata(uri, metadata):
+def write_metadata(uri: str, metadata: Dict[str, Any]) -> None:
+    """Write `<uri>/metadata.yaml` atomically (a temporary file, then a rename)."""
     path = os.path.join(uri, 'metadata.yaml')
     tmp = path + '.tmp'
     with open(tmp, 'w', encoding='utf-8') as f:
@@ -200,7 +218,8 @@ def write_metadata(uri, metadata):
     os.replace(tmp, path)
 
 
-def read_metadata(uri):
+def read_metadata(uri: str) -> Dict[str, Any]:
+    """Return the rosbag2_bagfile_information of `<uri>/metadata.yaml`; ValueError if none."""
     path = os.path.join(uri, 'metadata.yaml')
     try:
         with open(path, encoding='utf-8') as f:
@@ -208,7 +227,8 @@ def read_metadata(uri):
     except OSError:
         raise ValueError(f"'{uri}' is not a bag: no metadata.yaml") from None
     try:
-        return data['rosbag2_bagfile_information']
+        info: Dict[str, Any] = data['rosbag2_bagfile_information']
+        return info
     except (KeyError, TypeError):
         raise ValueError(f'{path} has no rosbag2_bagfile_information') from None
 
@@ -216,22 +236,27 @@ def read_metadata(uri):
 class FileCheck:
     """What a scan of one .mcap file found: complete (footer and summary) or truncated."""
 
-    def __init__(self, path):
+    def __init__(self, path: str) -> None:
+        """Nothing found yet."""
         self.path = path
         self.complete = False
-        self.error = None
-        self.schemas = {}
-        self.channels = {}
-        self.counts = {}
-        self.start = None
-        self.end = None
+        self.error: Optional[str] = None
+        self.schemas: Dict[int, Schema] = {}
+        self.channels: Dict[int, Channel] = {}
+        self.counts: Dict[str, int] = {}
+        self.start: Optional[int] = None
+        self.end: Optional[int] = None
 
     @property
-    def count(self):
+    def count(self) -> int:
+        """Return the number of messages read."""
         return sum(self.counts.values())
 
 
-def scan_file(path, on_message=None):
+OnMessage = Callable[[Optional[Schema], Channel, Message], None]
+
+
+def scan_file(path: str, on_message: Optional[OnMessage] = None) -> FileCheck:
     """
     Read every record that can be read from `path`, in file order.
 
@@ -269,14 +294,14 @@ def scan_file(path, on_message=None):
     return check
 
 
-def bag_files(uri):
+def bag_files(uri: str) -> List[str]:
     """
     Return the paths of the bag's .mcap files.
 
     Those metadata.yaml lists plus any found beside it (a split file that a killed recorder
     never listed).
     """
-    listed = []
+    listed: List[str] = []
     try:
         listed = [os.path.join(uri, p) for p in read_metadata(uri).get('relative_file_paths')
                   or []]
@@ -287,13 +312,14 @@ def bag_files(uri):
     return listed + [p for p in found if p not in listed]
 
 
-def _file_index(path):
+def _file_index(path: str) -> Tuple[int, str]:
     stem = os.path.basename(path)[:-len('.mcap')]
     tail = stem.rsplit('_', 1)[-1]
     return (int(tail) if tail.isdigit() else 0, stem)
 
 
-def read_messages(uri, topics=None, start_time=None):
+def read_messages(uri: str, topics: Optional[Iterable[str]] = None,
+                  start_time: Optional[int] = None) -> Iterator[BagMessage]:
     """
     Yield (topic, type, cdr bytes, log_time, publish_time) of every message of the bag.
 
@@ -316,25 +342,25 @@ def read_messages(uri, topics=None, start_time=None):
                        message.log_time, message.publish_time)
 
 
-def reindex(uri, out=print):
+def reindex(uri: str, out: Callable[..., None] = print) -> int:
     """
     Recover a bag whose recorder was killed.
 
     Every readable message of each truncated file is rewritten into a complete file, and
     metadata.yaml is regenerated. Returns the number of messages recovered.
     """
-    meta = {}
+    meta: Dict[str, Any] = {}
     try:
         meta = read_metadata(uri)
     except ValueError:
         pass
-    offered = {}
+    offered: Dict[str, Tuple[str, List[Any], str]] = {}
     for t in meta.get('topics_with_message_count') or []:
         tm = t['topic_metadata']
         offered[tm['name']] = (tm['type'], qos_util.parse_profiles(tm['offered_qos_profiles']),
                                tm.get('type_description_hash', ''))
-    topics = {}
-    files = []
+    topics: Dict[str, TopicInfo] = {}
+    files: List[FileEntry] = []
     recovered = 0
     for path in bag_files(uri):
         check = scan_file(path)
@@ -355,14 +381,15 @@ def reindex(uri, out=print):
     return recovered
 
 
-def _rewrite(path, check):
+def _rewrite(path: str, check: FileCheck) -> int:
     tmp = path + '.reindex'
     with open(tmp, 'wb') as stream:
         writer = Writer(stream, chunk_size=CHUNK_SIZE, compression=CompressionType.NONE)
         writer.start(profile='ros2', library=LIBRARY)
-        schema_ids, channel_ids = {}, {}
+        schema_ids: Dict[int, int] = {}
+        channel_ids: Dict[int, int] = {}
 
-        def on_message(schema, channel, message):
+        def on_message(schema: Optional[Schema], channel: Channel, message: Message) -> None:
             if schema is not None and schema.id not in schema_ids:
                 schema_ids[schema.id] = writer.register_schema(schema.name, schema.encoding,
                                                                schema.data)
@@ -374,10 +401,11 @@ def _rewrite(path, check):
                                message.publish_time, message.sequence)
 
         scan_file(path, on_message)
-        writer.finish()
+        writer.finish()  # type: ignore[no-untyped-call,unused-ignore]
     os.replace(tmp, path)
     return check.count
 
 
-def now_ns():
+def now_ns() -> int:
+    """Return the wall time [ns]."""
     return time.time_ns()

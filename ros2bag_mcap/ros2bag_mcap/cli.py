@@ -8,11 +8,13 @@ the exit code; the `ros2` command's bag verb and the `ros2bag` executable both c
 
 import argparse
 import sys
+from typing import List, Optional, Sequence
 
 from node_runtime import stop
 
 
-def build_parser():
+def build_parser() -> argparse.ArgumentParser:
+    """Return the parser of every verb."""
     parser = argparse.ArgumentParser(
         prog='ros2 bag', description='rosbag2-format MCAP bags (ros2bag_mcap).')
     verbs = parser.add_subparsers(dest='verb', metavar='VERB')
@@ -52,17 +54,17 @@ def build_parser():
     return parser
 
 
-def main(argv):
+def main(argv: Sequence[str]) -> int:
     """Run one `ros2 bag` verb; returns the process exit code."""
     stop.install()      # SIGINT/SIGTERM: a stop request the verbs check (node_runtime.stop)
-    argv = list(argv)
-    ros_args = None
-    if '--ros-args' in argv:
-        i = argv.index('--ros-args')
-        argv, ros_args = argv[:i], ['ros2bag', '--ros-args'] + argv[i + 1:]
+    args_in: List[str] = list(argv)
+    ros_args: Optional[List[str]] = None
+    if '--ros-args' in args_in:
+        i = args_in.index('--ros-args')
+        args_in, ros_args = args_in[:i], ['ros2bag', '--ros-args'] + args_in[i + 1:]
     parser = build_parser()
     try:
-        args = parser.parse_args(argv)
+        args = parser.parse_args(args_in)
     except SystemExit as exc:
         return int(exc.code or 0)
     args.ros_args = ros_args

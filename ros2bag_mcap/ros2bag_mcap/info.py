@@ -1,32 +1,35 @@
 # SPDX-License-Identifier: Apache-2.0
 """`ros2 bag info` and `ros2 bag reindex`."""
 
+import argparse
 import datetime
 import os
 import sys
+from typing import Any, Callable, Dict, Optional
 
 from .bag import bag_files, read_metadata, reindex, scan_file
 
 
-def _time(ns):
+def _time(ns: int) -> str:
     t = datetime.datetime.fromtimestamp(ns / 1e9, tz=datetime.timezone.utc)
     return f'{t.strftime("%b %d %Y %H:%M:%S.%f")[:-3]} UTC ({ns // 10**9}.{ns % 10**9:09d})'
 
 
-def _size(n):
+def _size(n: float) -> str:
     for unit in ('B', 'KiB', 'MiB', 'GiB'):
         if n < 1024 or unit == 'GiB':
             return f'{n:.1f} {unit}' if unit != 'B' else f'{n} B'
         n /= 1024
+    raise AssertionError('unreachable: GiB returns')
 
 
-def info(uri, out=print):
+def info(uri: str, out: Callable[..., None] = print) -> int:
     """Print the bag summary; returns 0 for a clean bag, 1 for a truncated/unlisted one."""
     if not os.path.isdir(uri):
         out(f"error: '{uri}' is not a bag directory", file=sys.stderr)
         return 2
     try:
-        meta = read_metadata(uri)
+        meta: Optional[Dict[str, Any]] = read_metadata(uri)
     except ValueError as exc:
         meta = None
         out(f'[WARN] {exc}')
@@ -48,7 +51,7 @@ def info(uri, out=print):
         out(f'Duration:          {d // 10**9}.{d % 10**9:09d}s')
         out(f'Start:             {_time(min(starts))}')
         out(f'End:               {_time(max(ends))}')
-    counts = {}
+    counts: Dict[str, int] = {}
     for c in checks:
         for topic, n in c.counts.items():
             counts[topic] = counts.get(topic, 0) + n
@@ -81,11 +84,13 @@ def info(uri, out=print):
     return 1 if problems or unlisted else 0
 
 
-def run_info(args):
+def run_info(args: argparse.Namespace) -> int:
+    """`ros2 bag info BAG`: return the exit code."""
     return info(args.bag)
 
 
-def run_reindex(args):
+def run_reindex(args: argparse.Namespace) -> int:
+    """`ros2 bag reindex BAG`: return the exit code."""
     if not os.path.isdir(args.bag):
         print(f"error: '{args.bag}' is not a bag directory", file=sys.stderr)
         return 2

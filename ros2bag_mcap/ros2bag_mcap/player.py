@@ -8,11 +8,14 @@ as they are (`Publisher.publish(bytes)`). The difference between the actual publ
 the due time is the timing error reported at the end (p50/p99/max).
 """
 
+import argparse
 import os
 import sys
 import time
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from node_runtime import runner, stop as stop_request
+from node_runtime.runner import RosSession
 import numpy as np
 import rclpy
 
@@ -23,7 +26,7 @@ from .schema import DefinitionNotFound, message_class
 SPIN_WINDOW = 0.0005
 
 
-def _sleep_until(deadline, stopped):
+def _sleep_until(deadline: float, stopped: Callable[[], bool]) -> None:
     while True:
         left = deadline - time.monotonic()
         if left <= 0 or stopped():
@@ -35,8 +38,11 @@ def _sleep_until(deadline, stopped):
 class Player:
     """Publishes a bag's messages on schedule; the caller destroys `node` (run(): a session)."""
 
-    def __init__(self, uri, rate=1.0, topics=None, start_offset=0.0, loop=False,
-                 overrides=None, delay=0.0, context=None, out=print):
+    def __init__(self, uri: str, rate: float = 1.0, topics: Optional[Sequence[str]] = None,
+                 start_offset: float = 0.0, loop: bool = False,
+                 overrides: Optional[Dict[str, Any]] = None, delay: float = 0.0,
+                 context: Any = None, out: Callable[..., None] = print) -> None:
+        """Read the bag `uri` and create a publisher per topic played."""
         if rate <= 0:
             raise ValueError('rate must be > 0')
         if start_offset < 0:
@@ -54,11 +60,12 @@ class Player:
                 out(f'[WARN] not in the bag: {", ".join(missing)}', file=sys.stderr)
         selected = [t for t in infos if not topics or t in topics]
         start = meta['starting_time']['nanoseconds_since_epoch'] + int(start_offset * 1e9)
-        self.messages = [(topic, data, t) for topic, _, data, t, _ in
-                         read_messages(uri, topics=selected, start_time=start)]
+        self.messages: List[Tuple[str, bytes, int]] = [
+            (topic, data, t) for topic, _, data, t, _ in
+            read_messages(uri, topics=selected, start_time=start)]
         self.node = rclpy.create_node('ros2bag_mcap_player', context=context,
                                       start_parameter_services=False)
-        self.publishers = {}
+        self.publishers: Dict[str, Any] = {}
         overrides = overrides or {}
         for topic in selected:
             tm = infos[topic]
@@ -72,14 +79,16 @@ class Player:
             self.publishers[topic] = self.node.create_publisher(msg_type, topic, profile)
         self.messages = [m for m in self.messages if m[0] in self.publishers]
         self._stop = False
-        self.errors_ns = []
+        self.errors_ns: List[int] = []
         self.published = 0
 
-    def stop(self, *_):
+    def stop(self, *_: Any) -> None:
+        """Stop playing (a signal handler's signature)."""
         self._stop = True
 
-    def play(self):
-        def stopped():
+    def play(self) -> None:
+        """Publish every message at its recorded time (`rate` times faster)."""
+        def stopped() -> bool:
             return self._stop or stop_request.requested()
 
         if not self.messages:
@@ -105,7 +114,8 @@ class Player:
             # Next pass starts one mean message period after the last message.
             start += span + span / max(1, len(self.messages) - 1)
 
-    def report(self):
+    def report(self) -> None:
+        """Print the count and the timing error (p50/p99/max)."""
         self.out(f'[INFO] Played {self.published} messages on {len(self.publishers)} topics')
         if self.errors_ns:
             e = np.abs(np.asarray(self.errors_ns, dtype=np.float64)) / 1e3
@@ -113,8 +123,9 @@ class Player:
                      f'us, p99 {np.percentile(e, 99):.1f} us, max {e.max():.1f} us')
 
 
-def run(args):
-    overrides = {}
+def run(args: argparse.Namespace) -> int:
+    """Entry of the play verb (parsed argparse namespace)."""
+    overrides: Dict[str, Any] = {}
     if args.qos_profile_overrides_path:
         try:
             overrides = qos_util.load_overrides(args.qos_profile_overrides_path)
@@ -122,7 +133,7 @@ def run(args):
             print(f'error: {exc}', file=sys.stderr)
             return 2
 
-    def play(session):
+    def play(session: RosSession) -> None:
         # A bag that is not there or not a bag (ValueError) exits 2 with one line.
         player = Player(args.bag, args.rate, args.topics, args.start_offset, args.loop,
                         overrides, args.delay, context=session.context)

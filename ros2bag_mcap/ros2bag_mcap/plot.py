@@ -13,6 +13,7 @@ plots need neither this workspace nor the vendor packages installed.
 import argparse
 import os
 import sys
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from node_runtime import runner, stop
 
@@ -25,12 +26,15 @@ HB50_TYPE = 'hb50_commons/msg/BridgeData'
 LOWSTATE_TYPE = 'pnd_adam/msg/LowState'
 RATE_BIN = 0.5  # s
 
+# A topic of the bag: (type, [log time ns], [decoded message or None]).
+TopicData = Tuple[str, List[int], List[Any]]
 
-def _safe(topic):
+
+def _safe(topic: str) -> str:
     return topic.strip('/').replace('/', '_') or 'root'
 
 
-def load(uri):
+def load(uri: str) -> Dict[str, TopicData]:
     """
     Read the bag: {topic: (type, [log_time ns], [decoded message or None])}.
 
@@ -40,9 +44,9 @@ def load(uri):
     from mcap_ros2.decoder import DecoderFactory
 
     from .bag import bag_files
-    topics = {}
+    topics: Dict[str, TopicData] = {}
     factory = DecoderFactory()
-    decoders = {}
+    decoders: Dict[int, Any] = {}
     for path in bag_files(uri):
         with open(path, 'rb') as f:
             reader = make_reader(f)
@@ -50,7 +54,7 @@ def load(uri):
                 type_name = schema.name if schema else ''
                 entry = topics.setdefault(channel.topic, (type_name, [], []))
                 entry[1].append(message.log_time)
-                if type_name in (HB50_TYPE, LOWSTATE_TYPE):
+                if schema is not None and type_name in (HB50_TYPE, LOWSTATE_TYPE):
                     if schema.id not in decoders:
                         decoders[schema.id] = factory.decoder_for('cdr', schema)
                     entry[2].append(decoders[schema.id](message.data))
@@ -59,7 +63,7 @@ def load(uri):
     return topics
 
 
-class AxesData(dict):
+class AxesData(Dict[str, Tuple[Any, Any]]):
     """
     What one axes of a figure shows, read back from matplotlib: {line label: (x, y)}.
 
@@ -67,38 +71,41 @@ class AxesData(dict):
     entry texts, in order; empty without a legend).
     """
 
-    def __init__(self, ax):
+    def __init__(self, ax: Any) -> None:
+        """Read the lines, the labels and the legend of `ax`."""
         import numpy as np
         super().__init__((ln.get_label(), (np.asarray(ln.get_xdata()),
                                            np.asarray(ln.get_ydata())))
                          for ln in ax.get_lines())
-        self.title = ax.get_title()
-        self.xlabel = ax.get_xlabel()
-        self.ylabel = ax.get_ylabel()
+        self.title: str = ax.get_title()
+        self.xlabel: str = ax.get_xlabel()
+        self.ylabel: str = ax.get_ylabel()
         legend = ax.get_legend()
-        self.legend = [t.get_text() for t in legend.get_texts()] if legend else []
+        self.legend: List[str] = [t.get_text() for t in legend.get_texts()] if legend else []
 
 
-def _lines(fig):
+def _lines(fig: Any) -> Dict[str, AxesData]:
     """Read back what the figure shows: {axes title: AxesData}."""
     return {ax.get_title(): AxesData(ax) for ax in fig.axes}
 
 
-def _save(fig, path):
+def _save(fig: Any, path: str) -> Dict[str, AxesData]:
     data = _lines(fig)
     fig.savefig(path, dpi=100)
     _pyplot().close(fig)
     return data
 
 
-def _pyplot():
+def _pyplot() -> Any:
     import matplotlib
     matplotlib.use('Agg')
     import matplotlib.pyplot as plt
     return plt
 
 
-def plot_hb50(topic, times, msgs, t0, path):
+def plot_hb50(topic: str, times: Sequence[int], msgs: Sequence[Any], t0: int,
+              path: str) -> Dict[str, AxesData]:
+    """Write the HB50 joint figure of one topic; return what it shows."""
     import numpy as np
     plt = _pyplot()
     t = (np.asarray(times, dtype=np.int64) - t0) / 1e9
@@ -119,7 +126,9 @@ def plot_hb50(topic, times, msgs, t0, path):
     return _save(fig, path)
 
 
-def plot_lowstate(topic, times, msgs, t0, path):
+def plot_lowstate(topic: str, times: Sequence[int], msgs: Sequence[Any], t0: int,
+                  path: str) -> Dict[str, AxesData]:
+    """Write the PND LowState motor figure of one topic; return what it shows."""
     import numpy as np
     plt = _pyplot()
     t = (np.asarray(times, dtype=np.int64) - t0) / 1e9
@@ -141,7 +150,8 @@ def plot_lowstate(topic, times, msgs, t0, path):
     return _save(fig, path)
 
 
-def rate_series(times, t0, t_end, bin_s=RATE_BIN):
+def rate_series(times: Sequence[int], t0: int, t_end: int,
+                bin_s: float = RATE_BIN) -> Tuple[Any, Any]:
     """Return (bin centres s, messages/s per bin) of one topic."""
     import numpy as np
     edges = np.arange(0.0, max(t_end - t0, 1) / 1e9 + bin_s, bin_s)
@@ -149,7 +159,9 @@ def rate_series(times, t0, t_end, bin_s=RATE_BIN):
     return (edges[:-1] + edges[1:]) / 2, counts / bin_s
 
 
-def plot_rates(topics, t0, t_end, path):
+def plot_rates(topics: Dict[str, TopicData], t0: int, t_end: int,
+               path: str) -> Dict[str, AxesData]:
+    """Write the per-topic rate figure; return what it shows."""
     plt = _pyplot()
     fig, ax = plt.subplots(figsize=(12, 6))
     for topic in sorted(topics):
@@ -164,7 +176,7 @@ def plot_rates(topics, t0, t_end, path):
     return _save(fig, path)
 
 
-def plot_bag(uri, outdir):
+def plot_bag(uri: str, outdir: str) -> Dict[str, Dict[str, AxesData]]:
     """Write the figures; return {png path: {axes title: AxesData ({label: (x, y)})}}."""
     from .bag import read_metadata
     read_metadata(uri)
@@ -174,7 +186,7 @@ def plot_bag(uri, outdir):
     if not every:
         raise ValueError(f'{uri} has no messages')
     t0, t_end = min(every), max(every)
-    out = {}
+    out: Dict[str, Dict[str, AxesData]] = {}
     for topic, (type_name, times, msgs) in sorted(topics.items()):
         if stop.requested():
             return out
@@ -189,20 +201,23 @@ def plot_bag(uri, outdir):
     return out
 
 
-def main(argv=None):
-    parser = argparse.ArgumentParser(prog='bag_plot', description=__doc__.strip().split('\n')[0])
+def main(argv: Optional[List[str]] = None) -> int:
+    """Run bag_plot; return the exit status."""
+    parser = argparse.ArgumentParser(prog='bag_plot',
+                                     description=(__doc__ or '').strip().split('\n')[0])
     parser.add_argument('bag', help='bag directory')
     parser.add_argument('-o', '--output', default=None,
                         help='folder for the PNG files (default <bag>/plots)')
     args = parser.parse_args(argv)
 
-    def plot():
+    def plot() -> Optional[int]:
         try:
             written = plot_bag(args.bag, args.output or os.path.join(args.bag, 'plots'))
         except (ValueError, OSError) as exc:    # no bag, an empty one: a failure (1)
             return runner.report(parser.prog, runner.EXIT_FAILURE, exc)
         for path in written:
             print(path)
+        return None
     return runner.run_program(plot, prog=parser.prog)
 
 

@@ -9,13 +9,15 @@ QoS shared by the recorder, the player and the Foxglove server.
   MCAP channel's `offered_qos_profiles` and in `--qos-profile-overrides-path` files.
 """
 
+from typing import Any, Dict, List, Optional, Sequence, Union
+
 from node_runtime.qos_matching import match_publishers, offered_profiles
 from rclpy.duration import Duration
 from rclpy.qos import DurabilityPolicy, HistoryPolicy, LivelinessPolicy, QoSProfile, \
     ReliabilityPolicy
 import yaml
 
-_POLICIES = {
+_POLICIES: Dict[str, Any] = {
     'history': HistoryPolicy,
     'reliability': ReliabilityPolicy,
     'durability': DurabilityPolicy,
@@ -28,14 +30,14 @@ __all__ = ['dump_profiles', 'from_dict', 'load_overrides', 'matching_profile',
            'offered_profiles', 'parse_profiles', 'playback_profile', 'to_dict', 'type_hash']
 
 
-def type_hash(node, topic):
+def type_hash(node: Any, topic: str) -> str:
     """Return the RIHS01 type hash the topic's first publisher announces ('' if none)."""
     for info in node.get_publishers_info_by_topic(topic):
         return str(getattr(info, 'topic_type_hash', '') or '')
     return ''
 
 
-def matching_profile(offered, depth):
+def matching_profile(offered: Sequence[QoSProfile], depth: int) -> QoSProfile:
     """
     Return a KEEP_LAST `depth` subscription profile that receives from every one of `offered`.
 
@@ -46,15 +48,15 @@ def matching_profile(offered, depth):
                             offered).profile
 
 
-def _duration_dict(value):
+def _duration_dict(value: Any) -> Dict[str, int]:
     ns = value.nanoseconds if isinstance(value, Duration) else int(value)
     sec, nsec = divmod(ns, 1_000_000_000)
     return {'sec': sec, 'nsec': nsec}
 
 
-def to_dict(profile):
+def to_dict(profile: QoSProfile) -> Dict[str, Any]:
     """rosbag2 v9 dictionary of a QoSProfile (policy names in lower case)."""
-    out = {}
+    out: Dict[str, Any] = {}
     for key in ('history', 'depth', 'reliability', 'durability', 'deadline', 'lifespan',
                 'liveliness', 'liveliness_lease_duration', 'avoid_ros_namespace_conventions'):
         value = getattr(profile, key)
@@ -69,13 +71,15 @@ def to_dict(profile):
     return out
 
 
-def dump_profiles(profiles):
+def dump_profiles(profiles: Sequence[QoSProfile]) -> str:
     """Return the YAML text of profiles (MCAP channel metadata `offered_qos_profiles`)."""
-    return yaml.safe_dump([to_dict(p) for p in profiles], sort_keys=False).strip() \
-        if profiles else ''
+    if not profiles:
+        return ''
+    text: str = yaml.safe_dump([to_dict(p) for p in profiles], sort_keys=False)
+    return text.strip()
 
 
-def _policy(kind, value):
+def _policy(kind: str, value: Any) -> Any:
     enum = _POLICIES[kind]
     if isinstance(value, int):
         return enum(value)
@@ -85,7 +89,7 @@ def _policy(kind, value):
         raise ValueError(f'unknown {kind} policy {value!r}') from None
 
 
-def from_dict(d, base=None):
+def from_dict(d: Any, base: Optional[QoSProfile] = None) -> QoSProfile:
     """
     Build a profile from a rosbag2 dictionary (v8 integers or v9 names).
 
@@ -95,8 +99,8 @@ def from_dict(d, base=None):
     if not isinstance(d, dict):
         raise ValueError(f'a QoS profile must be a mapping, not {d!r}')
     base = base or QoSProfile(depth=10)
-    kwargs = {'history': base.history, 'depth': max(1, base.depth),
-              'reliability': base.reliability, 'durability': base.durability}
+    kwargs: Dict[str, Any] = {'history': base.history, 'depth': max(1, base.depth),
+                              'reliability': base.reliability, 'durability': base.durability}
     for key, value in d.items():
         if key in _POLICIES:
             kwargs[key] = _policy(key, value)
@@ -116,13 +120,13 @@ def from_dict(d, base=None):
     return QoSProfile(**kwargs)
 
 
-def parse_profiles(text_or_list):
+def parse_profiles(text_or_list: Union[str, List[Any], None]) -> List[QoSProfile]:
     """List of QoSProfile from metadata (a v9 list or a v8 YAML string)."""
     items = yaml.safe_load(text_or_list) if isinstance(text_or_list, str) else text_or_list
     return [from_dict(d) for d in items or []]
 
 
-def load_overrides(path):
+def load_overrides(path: str) -> Dict[str, QoSProfile]:
     """{topic: QoSProfile} from a rosbag2 --qos-profile-overrides-path YAML file."""
     try:
         with open(path, encoding='utf-8') as f:
@@ -133,7 +137,7 @@ def load_overrides(path):
         raise ValueError(f'QoS overrides {path} is not valid YAML: {exc}') from None
     if not isinstance(data, dict):
         raise ValueError(f'QoS overrides {path}: expected a mapping of topic -> profile')
-    out = {}
+    out: Dict[str, QoSProfile] = {}
     for topic, d in data.items():
         try:
             out[str(topic)] = from_dict(d)
@@ -142,7 +146,7 @@ def load_overrides(path):
     return out
 
 
-def playback_profile(offered):
+def playback_profile(offered: Sequence[QoSProfile]) -> QoSProfile:
     """
     Return the publisher profile for replay.
 

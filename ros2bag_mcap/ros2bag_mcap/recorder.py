@@ -16,13 +16,16 @@ wake-ups; a QoS override with a shallower KEEP_LAST history shortens the interva
 holds at MAX_TOPIC_RATE.
 """
 
+import argparse
 import functools
 import re
 import sys
 import time
+from typing import Any, Callable, Dict, Iterable, List, Optional, Set, Tuple
 
 from node_runtime import runner, stop as stop_request
-from node_runtime.batch import BatchReader
+from node_runtime.batch import Batched, BatchReader
+from node_runtime.runner import RosSession
 import rclpy
 from rclpy.qos import HistoryPolicy
 
@@ -43,33 +46,38 @@ class Recorder:
     The caller destroys `node` (run(): node_runtime.runner's session).
     """
 
-    def __init__(self, uri, topics=(), all_topics=False, regex=None, overrides=None,
-                 max_bag_duration=0.0, include_hidden=False, out=print, context=None):
+    def __init__(self, uri: str, topics: Iterable[str] = (), all_topics: bool = False,
+                 regex: Optional[str] = None, overrides: Optional[Dict[str, Any]] = None,
+                 max_bag_duration: float = 0.0, include_hidden: bool = False,
+                 out: Callable[..., None] = print, context: Any = None) -> None:
+        """Create the bag `uri` and the recorder's node; spin() records."""
         self.out = out
         self.wanted = set(topics)
         self.all = all_topics
         self.regex = re.compile(regex) if regex else None
-        self.overrides = overrides or {}
+        self.overrides: Dict[str, Any] = overrides or {}
         self.include_hidden = include_hidden
         self.writer = BagWriter(uri, max_bag_duration)
         self.node = rclpy.create_node('ros2bag_mcap_recorder', context=context,
                                       start_parameter_services=False)
         self.reader = BatchReader(self.node.context, min_interval=BATCH_INTERVAL,
                                   name='ros2bag_mcap_recorder')
-        self.subscriptions = {}
-        self.skipped = set()
+        self.subscriptions: Dict[str, Batched] = {}
+        self.skipped: Set[str] = set()
         self._stop = False
-        self._seq = {}
+        self._seq: Dict[str, int] = {}
         self._last_flush = time.monotonic()
 
-    def wants(self, topic):
+    def wants(self, topic: str) -> bool:
+        """Return whether `topic` is recorded (named, -a or -e; hidden ones on request)."""
         if topic in self.wanted:
             return True
         if not self.include_hidden and any(p.startswith('_') for p in topic.split('/')):
             return False
         return self.all or bool(self.regex and self.regex.search(topic))
 
-    def discover(self):
+    def discover(self) -> None:
+        """Subscribe to the wanted topics that appeared since the last call."""
         for topic, types in self.node.get_topic_names_and_types():
             if topic in self.subscriptions or topic in self.skipped or not self.wants(topic):
                 continue
@@ -100,13 +108,13 @@ class Recorder:
             self.out(f'[INFO] Subscribed to topic {topic} ({type_name}, '
                      f'{policies["reliability"]}, {policies["durability"]})')
 
-    def _callback(self, topic):
+    def _callback(self, topic: str) -> Callable[[List[Tuple[bytes, Dict[str, Any]]]], None]:
         write = self.writer.write
         seq = self._seq
 
         # A batch of (CDR bytes, message info), oldest first: the DDS receive time is the log
         # time and the source timestamp the publish time (either 0: now).
-        def on_batch(samples):
+        def on_batch(samples: List[Tuple[bytes, Dict[str, Any]]]) -> None:
             n = seq[topic]
             for data, info in samples:
                 n += 1
@@ -115,10 +123,12 @@ class Recorder:
             seq[topic] = n
         return on_batch
 
-    def stop(self, *_):
+    def stop(self, *_: Any) -> None:
+        """Stop recording (a signal handler's signature)."""
         self._stop = True
 
-    def spin(self, executor):
+    def spin(self, executor: Any) -> None:
+        """Record until stop() or a stop request; then close the bag and report."""
         executor.add_node(self.node)
         next_discovery = 0.0
         try:
@@ -142,7 +152,8 @@ class Recorder:
             self.writer.close()
             self.report()
 
-    def report(self):
+    def report(self) -> None:
+        """Print the messages written per topic."""
         w = self.writer
         self.out(f'[INFO] Recording stopped: {w.uri}')
         for topic in sorted(w.topics):
@@ -151,16 +162,17 @@ class Recorder:
         self.out(f'[INFO] {total} messages in {len(w.files)} file(s)')
 
 
-def default_name():
+def default_name() -> str:
+    """Return rosbag2's default bag name (rosbag2_<date>-<time>)."""
     return time.strftime('rosbag2_%Y_%m_%d-%H_%M_%S')
 
 
-def run(args):
+def run(args: argparse.Namespace) -> int:
     """Entry of the record verb (parsed argparse namespace)."""
     if not args.all and not args.topics and not args.regex:
         print('error: give topics, -a/--all or -e/--regex', file=sys.stderr)
         return 2
-    overrides = {}
+    overrides: Dict[str, Any] = {}
     if args.qos_profile_overrides_path:
         try:
             overrides = qos_util.load_overrides(args.qos_profile_overrides_path)
@@ -172,7 +184,7 @@ def run(args):
         return 2
     uri = args.output or default_name()
 
-    def record(session):
+    def record(session: RosSession) -> None:
         # Each line flushed: a supervisor reading the output sees a subscription at once.
         recorder = Recorder(uri, args.topics, args.all, args.regex, overrides,
                             args.max_bag_duration, args.include_hidden_topics,

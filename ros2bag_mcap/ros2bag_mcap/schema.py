@@ -11,6 +11,7 @@ and rosbags parse. The .msg files come from each package's share directory (amen
 import functools
 import os
 import re
+from typing import Any, List, Set, Tuple
 
 from ament_index_python.packages import get_package_share_directory, PackageNotFoundError
 from node_runtime.type_lookup import split_type_name, type_class, TypeNotFound
@@ -27,7 +28,7 @@ class DefinitionNotFound(TypeNotFound):
     """No .msg file (or no generated class) for a type in any installed package."""
 
 
-def split_type(type_name):
+def split_type(type_name: str) -> Tuple[str, str]:
     """'pkg/msg/Type' or 'pkg/Type' -> ('pkg', 'Type') (the workspace's one parse)."""
     try:
         return split_type_name(type_name, 'msg')
@@ -36,7 +37,7 @@ def split_type(type_name):
 
 
 @functools.lru_cache(maxsize=None)
-def msg_file_text(package, name):
+def msg_file_text(package: str, name: str) -> str:
     """Text of share/<package>/msg/<name>.msg."""
     try:
         share = get_package_share_directory(package)
@@ -50,9 +51,9 @@ def msg_file_text(package, name):
         raise DefinitionNotFound(f'no definition {path}') from None
 
 
-def dependencies(text, package):
+def dependencies(text: str, package: str) -> List[str]:
     """Sorted 'pkg/Type' names of the non-primitive field types in a .msg text."""
-    deps = set()
+    deps: Set[str] = set()
     for line in text.splitlines():
         line = line.split('#', 1)[0]
         m = _FIELD.match(line)
@@ -68,12 +69,12 @@ def dependencies(text, package):
 
 
 @functools.lru_cache(maxsize=None)
-def message_definition(type_name):
+def message_definition(type_name: str) -> str:
     """Full ros2msg text of `type_name` ('pkg/msg/Type'), nested types included."""
     package, name = split_type(type_name)
-    seen = set()
+    seen: Set[str] = set()
 
-    def append(pkg, nm, depth):
+    def append(pkg: str, nm: str, depth: int) -> str:
         if depth > 50:
             raise DefinitionNotFound(f'definition of {type_name} nests too deep')
         text = msg_file_text(pkg, nm)
@@ -89,7 +90,7 @@ def message_definition(type_name):
     return append(package, name, 0)
 
 
-def message_class(type_name):
+def message_class(type_name: str) -> Any:
     """Return the generated Python class of 'pkg/msg/Type' (`node_runtime.type_lookup`)."""
     try:
         return type_class(type_name, 'msg')
