@@ -1,10 +1,15 @@
 # SPDX-License-Identifier: Apache-2.0
 """The Action class: a launch description entity that does something when visited."""
 
-from typing import Any, Dict, List, Optional, Text, Tuple
+from typing import Any, Dict, List, Optional, Text, Tuple, TYPE_CHECKING
 
 from .condition import Condition
 from .launch_description_entity import LaunchDescriptionEntity
+
+if TYPE_CHECKING:
+    from .frontend.entity import Entity
+    from .frontend.parser import Parser
+    from .launch_context import LaunchContext
 
 
 class Action(LaunchDescriptionEntity):
@@ -19,7 +24,7 @@ class Action(LaunchDescriptionEntity):
         self.__condition = condition
 
     @staticmethod
-    def parse(entity, parser) -> Tuple[type, Dict[str, Any]]:
+    def parse(entity: 'Entity', parser: 'Parser') -> Tuple[type, Dict[str, Any]]:
         """Return (Action, kwargs) with the ``if`` / ``unless`` condition of an entity."""
         from .conditions import IfCondition, UnlessCondition
         if_cond = entity.get_attr('if', optional=True)
@@ -43,7 +48,7 @@ class Action(LaunchDescriptionEntity):
         """Return a description of this Action."""
         return self.__repr__()
 
-    def visit(self, context) -> Optional[List[LaunchDescriptionEntity]]:
+    def visit(self, context: 'LaunchContext') -> Optional[List[LaunchDescriptionEntity]]:
         """Execute the action if its condition (if any) holds."""
         if self.__condition is None or self.__condition.evaluate(context):
             try:
@@ -60,6 +65,6 @@ class Action(LaunchDescriptionEntity):
                         context.emit_event_sync(event)
         return None
 
-    def execute(self, context) -> Optional[List[LaunchDescriptionEntity]]:
+    def execute(self, context: 'LaunchContext') -> Optional[List[LaunchDescriptionEntity]]:
         """Execute the action; the default does nothing."""
         return None

@@ -1,7 +1,10 @@
 # SPDX-License-Identifier: Apache-2.0
 """The Condition class: decides whether an action is executed."""
 
-from typing import Callable, Optional, Text
+from typing import Callable, Optional, Text, TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .launch_context import LaunchContext
 
 
 class Condition:
@@ -15,7 +18,7 @@ class Condition:
         """Return a description of this Condition."""
         return self.__repr__()
 
-    def evaluate(self, context) -> bool:
+    def evaluate(self, context: 'LaunchContext') -> bool:
         """Evaluate the condition in the given context."""
         if self._predicate is not None:
             return self._predicate(context)

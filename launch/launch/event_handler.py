@@ -1,10 +1,13 @@
 # SPDX-License-Identifier: Apache-2.0
 """BaseEventHandler and EventHandler: react to the events that match."""
 
-from typing import Callable, List, Optional, Text, Tuple
+from typing import Callable, List, Optional, Text, Tuple, TYPE_CHECKING
 
 from .event import Event
 from .some_entities_type import SomeEntitiesType
+
+if TYPE_CHECKING:
+    from .launch_context import LaunchContext
 
 
 class BaseEventHandler:
@@ -43,7 +46,7 @@ class BaseEventHandler:
         """Return True if the handler handles ``event``."""
         return self.__matcher(event)
 
-    def handle(self, event: Event, context) -> Optional[SomeEntitiesType]:
+    def handle(self, event: Event, context: 'LaunchContext') -> Optional[SomeEntitiesType]:
         """Handle the event: the event is in the context's locals as ``event``."""
         context.extend_locals({'event': event})
         if self.__handle_once:
@@ -70,13 +73,16 @@ class EventHandler(BaseEventHandler):
         """Return the description and the entities of the handler."""
         text, _ = super().describe()
         entities = self.__entities
+        described: List[SomeEntitiesType]
         if entities is None:
-            entities = []
+            described = []
         elif not isinstance(entities, (list, tuple)):
-            entities = [entities]
-        return text, list(entities)
+            described = [entities]
+        else:
+            described = list(entities)
+        return text, described
 
-    def handle(self, event: Event, context) -> Optional[SomeEntitiesType]:
+    def handle(self, event: Event, context: 'LaunchContext') -> Optional[SomeEntitiesType]:
         """Return the entities (after the base class's bookkeeping)."""
         super().handle(event, context)
         return self.__entities

@@ -4,10 +4,13 @@
 import asyncio
 import collections
 import os
-from typing import Any, Dict, Iterable, List, Mapping, Optional, Text
+from typing import Any, Deque, Dict, Iterable, List, MutableMapping, Optional, Text, TYPE_CHECKING
 
 from .event import Event
 from .event_handler import BaseEventHandler
+
+if TYPE_CHECKING:
+    from .substitution import Substitution
 
 
 class _Locals:
@@ -41,9 +44,9 @@ class LaunchContext:
         """Create a context with the command line arguments ``argv``."""
         self.__argv = list(argv) if argv is not None else []
         self.__noninteractive = noninteractive
-        self._event_queue: asyncio.Queue = asyncio.Queue()
-        self._event_handlers: collections.deque = collections.deque()
-        self._completion_futures: List[asyncio.Future] = []
+        self._event_queue: 'asyncio.Queue[Event]' = asyncio.Queue()
+        self._event_handlers: Deque[BaseEventHandler] = collections.deque()
+        self._completion_futures: List['asyncio.Future[Any]'] = []
         self.__globals: Dict[Text, Any] = {}
         self.__locals_stack: List[Dict[Text, Any]] = []
         self.__locals: Dict[Text, Any] = {}
@@ -125,7 +128,7 @@ class LaunchContext:
 
     # environment
     @property
-    def environment(self) -> Mapping[Text, Text]:
+    def environment(self) -> MutableMapping[Text, Text]:
         """Return the environment launch gives its processes (this process's os.environ)."""
         return os.environ
 
@@ -171,10 +174,10 @@ class LaunchContext:
         """Queue an event."""
         await self._event_queue.put(event)
 
-    def add_completion_future(self, completion_future: asyncio.Future) -> None:
+    def add_completion_future(self, completion_future: 'asyncio.Future[Any]') -> None:
         """Make launch wait for ``completion_future`` as for an entity's future."""
         self._completion_futures.append(completion_future)
 
-    def perform_substitution(self, substitution) -> Text:
+    def perform_substitution(self, substitution: 'Substitution') -> Text:
         """Perform one substitution in this context."""
         return substitution.perform(self)

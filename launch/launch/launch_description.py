@@ -1,9 +1,15 @@
 # SPDX-License-Identifier: Apache-2.0
 """The LaunchDescription class: the entities a launch file describes."""
 
-from typing import Iterable, List, Optional, Text, Tuple
+from typing import Iterable, List, Optional, Text, Tuple, TYPE_CHECKING
 
 from .launch_description_entity import LaunchDescriptionEntity
+
+if TYPE_CHECKING:
+    from .action import Action
+    from .actions.declare_launch_argument import DeclareLaunchArgument
+    from .actions.include_launch_description import IncludeLaunchDescription
+    from .launch_context import LaunchContext
 
 
 class LaunchDescription(LaunchDescriptionEntity):
@@ -15,7 +21,7 @@ class LaunchDescription(LaunchDescriptionEntity):
         self.__entities = list(initial_entities) if initial_entities is not None else []
         self.__deprecated_reason = deprecated_reason
 
-    def visit(self, context) -> Optional[List[LaunchDescriptionEntity]]:
+    def visit(self, context: 'LaunchContext') -> Optional[List[LaunchDescriptionEntity]]:
         """Return the entities (and log the deprecation, if any)."""
         if self.__deprecated_reason is not None:
             import launch.logging
@@ -55,11 +61,13 @@ class LaunchDescription(LaunchDescriptionEntity):
         """Append an entity."""
         self.__entities.append(entity)
 
-    def add_action(self, action) -> None:
+    def add_action(self, action: 'Action') -> None:
         """Append an action."""
         self.add_entity(action)
 
-    def get_launch_arguments(self, conditional_inclusion: bool = False) -> List:
+    def get_launch_arguments(
+        self, conditional_inclusion: bool = False
+    ) -> List['DeclareLaunchArgument']:
         """
         Return the DeclareLaunchArgument actions of this description, included ones too.
 
@@ -72,14 +80,15 @@ class LaunchDescription(LaunchDescriptionEntity):
 
     def get_launch_arguments_with_include_launch_description_actions(
         self, conditional_inclusion: bool = False
-    ) -> List[Tuple[object, Optional[List[object]]]]:
+    ) -> List[Tuple['DeclareLaunchArgument', Optional[List['IncludeLaunchDescription']]]]:
         """Return (argument, the IncludeLaunchDescription actions it is nested in, or None)."""
-        from .actions import DeclareLaunchArgument
-        from .actions import IncludeLaunchDescription
-        from .actions import ResetLaunchConfigurations
-        found: List[Tuple[object, Optional[List[object]]]] = []
+        from .actions.declare_launch_argument import DeclareLaunchArgument
+        from .actions.include_launch_description import IncludeLaunchDescription
+        from .actions.reset_launch_configurations import ResetLaunchConfigurations
+        found: List[Tuple[DeclareLaunchArgument, Optional[List[IncludeLaunchDescription]]]] = []
 
-        def walk(entities, conditional: bool, includes: Optional[List[object]]) -> None:
+        def walk(entities: Iterable[LaunchDescriptionEntity], conditional: bool,
+                 includes: Optional[List[IncludeLaunchDescription]]) -> None:
             for entity in entities:
                 if isinstance(entity, DeclareLaunchArgument):
                     if entity.name not in [a.name for a, _ in found]:

@@ -2,7 +2,10 @@
 """The LaunchDescriptionEntity class: anything a LaunchDescription may hold."""
 
 import asyncio
-from typing import Iterable, List, Optional, Text, Tuple
+from typing import Any, Iterable, List, Optional, Text, Tuple, TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .launch_context import LaunchContext
 
 
 class LaunchDescriptionEntity:
@@ -28,10 +31,10 @@ class LaunchDescriptionEntity:
         """Return the sub-entities used only in some cases, as (reason, entities) pairs."""
         return []
 
-    def visit(self, context) -> Optional[List['LaunchDescriptionEntity']]:
+    def visit(self, context: 'LaunchContext') -> Optional[List['LaunchDescriptionEntity']]:
         """Visit the entity; returns entities to visit next, or None (the default)."""
         return None
 
-    def get_asyncio_future(self) -> Optional[asyncio.Future]:
+    def get_asyncio_future(self) -> Optional['asyncio.Future[Any]']:
         """Return a future that is done when the entity's work is done, or None."""
         return None

@@ -2,11 +2,14 @@
 """LaunchDescriptionSource: where an included launch description comes from."""
 
 import os
-from typing import List, Optional, Text
+from typing import List, Optional, Text, TYPE_CHECKING
 
 from .launch_description import LaunchDescription
 from .some_substitutions_type import SomeSubstitutionsType
 from .substitution import Substitution
+
+if TYPE_CHECKING:
+    from .launch_context import LaunchContext
 
 
 class LaunchDescriptionSource:
@@ -37,7 +40,7 @@ class LaunchDescriptionSource:
                 self.__launch_description = self._get_launch_description(location)
         return self.__launch_description
 
-    def get_launch_description(self, context) -> LaunchDescription:
+    def get_launch_description(self, context: 'LaunchContext') -> LaunchDescription:
         """Return the description, loading it (in ``context``) the first time."""
         from .utilities import perform_substitutions
         if self.__launch_description is None:

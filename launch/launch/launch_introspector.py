@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """LaunchIntrospector: a text tree of a launch description (``ros2 launch --print``)."""
 
-from typing import List, Text
+from typing import cast, List, Text
 
 from .action import Action
 from .actions import ExecuteLocal
@@ -38,11 +38,12 @@ def _format_entity(entity: LaunchDescriptionEntity) -> List[Text]:
         return lines
     if isinstance(entity, RegisterEventHandler):
         text, entities = entity.event_handler.describe()
+        # the handlers describe their entities one by one (a list of entities)
         return [f"{type(entity).__name__}('{text}')"] + _tree(
-            [_format_entity(e) for e in entities])
+            [_format_entity(cast(LaunchDescriptionEntity, e)) for e in entities])
     children = [_format_entity(e) for e in entity.describe_sub_entities()]
-    for reason, entities in entity.describe_conditional_sub_entities():
-        children.append([reason] + _tree([_format_entity(e) for e in entities]))
+    for reason, sub_entities in entity.describe_conditional_sub_entities():
+        children.append([reason] + _tree([_format_entity(e) for e in sub_entities]))
     if isinstance(entity, Action):
         head = entity.describe()
     else:

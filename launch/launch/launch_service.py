@@ -8,7 +8,8 @@ import logging
 import signal
 import threading
 import traceback
-from typing import Iterable, Iterator, List, Optional, Text, Tuple
+from types import FrameType
+from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Text, Tuple, Union
 
 import launch.logging
 
@@ -21,6 +22,9 @@ from .launch_context import LaunchContext
 from .launch_description import LaunchDescription
 from .launch_description_entity import LaunchDescriptionEntity
 from .utilities import visit_all_entities_and_collect_futures
+
+# what signal.getsignal returns and signal.signal takes
+_SignalHandler = Union[Callable[[int, Optional[FrameType]], Any], int, signal.Handlers, None]
 
 
 class LaunchService:
@@ -44,10 +48,11 @@ class LaunchService:
         self.__context = LaunchContext(argv=self.__argv, noninteractive=noninteractive)
         self.__context.register_event_handler(OnIncludeLaunchDescription())
         self.__context.register_event_handler(OnShutdown(on_shutdown=self.__on_shutdown))
-        self._entity_future_pairs: List[Tuple[LaunchDescriptionEntity, asyncio.Future]] = []
+        self._entity_future_pairs: List[
+            Tuple[LaunchDescriptionEntity, 'asyncio.Future[Any]']] = []
         self.__loop_lock = threading.Lock()
         self.__loop: Optional[asyncio.AbstractEventLoop] = None
-        self.__task: Optional[asyncio.Task] = None
+        self.__task: Optional['asyncio.Task[Any]'] = None
         self.__shutting_down = False
 
     @property
@@ -61,7 +66,7 @@ class LaunchService:
         return self.__loop
 
     @property
-    def task(self) -> Optional[asyncio.Task]:
+    def task(self) -> Optional['asyncio.Task[Any]']:
         """Return the task of the run while running, else None."""
         return self.__task
 
@@ -86,7 +91,9 @@ class LaunchService:
             and self.__context._event_queue.empty()
 
     @contextlib.contextmanager
-    def _prepare_run_loop(self) -> Iterator[Tuple[asyncio.AbstractEventLoop, asyncio.Task]]:
+    def _prepare_run_loop(
+        self
+    ) -> Iterator[Tuple[asyncio.AbstractEventLoop, 'asyncio.Task[Any]']]:
         loop = asyncio.get_running_loop()
         task = asyncio.current_task(loop)
         assert task is not None
@@ -97,13 +104,13 @@ class LaunchService:
                 loop.set_debug(True)
             self.__context._set_asyncio_loop(loop)
             # a queue of this loop, with the events emitted before the run
-            queue: asyncio.Queue = asyncio.Queue()
+            queue: 'asyncio.Queue[Event]' = asyncio.Queue()
             while not self.__context._event_queue.empty():
                 queue.put_nowait(self.__context._event_queue.get_nowait())
             self.__context._event_queue = queue
             self.__loop = loop
             self.__task = task
-        installed: List[Tuple[int, object]] = []
+        installed: List[Tuple[signal.Signals, _SignalHandler]] = []
         sigint_received = False
 
         def on_sigint() -> None:
@@ -139,7 +146,7 @@ class LaunchService:
             for signum, previous in installed:
                 loop.remove_signal_handler(signum)
                 with contextlib.suppress(TypeError, ValueError):
-                    signal.signal(signum, previous)     # type: ignore[arg-type]
+                    signal.signal(signum, previous)
             with self.__loop_lock:
                 self.__context._set_asyncio_loop(None)
                 self.__loop = None
@@ -187,13 +194,13 @@ class LaunchService:
         with self._prepare_run_loop() as (loop, _):
             launch.logging.log_launch_config(logger=self.__logger)
 
-            def on_exception(loop: asyncio.AbstractEventLoop, context: dict) -> None:
+            def on_exception(loop: asyncio.AbstractEventLoop, context: Dict[str, Any]) -> None:
                 nonlocal return_code
                 return_code = 1
                 loop.default_exception_handler(context)
             previous_handler = loop.get_exception_handler()
             loop.set_exception_handler(on_exception)
-            event_task: Optional[asyncio.Task] = None
+            event_task: Optional['asyncio.Task[Any]'] = None
             try:
                 while True:
                     try:
@@ -203,7 +210,7 @@ class LaunchService:
                             continue
                         if idle and self.__shutting_down:
                             break
-                        waits: List[asyncio.Future] = []
+                        waits: List['asyncio.Future[Any]'] = []
                         if self.__context._event_queue.empty():
                             waits = [future for _, future in self._entity_future_pairs]
                             waits.extend(self.__context._completion_futures)
@@ -266,8 +273,8 @@ class LaunchService:
         self.__context._set_is_shutdown(True)
 
     def _shutdown(self, *, reason: Text, due_to_sigint: bool, force_sync: bool = False
-                  ) -> Optional[asyncio.Future]:
-        result: Optional[asyncio.Future] = None
+                  ) -> Optional['asyncio.Future[Any]']:
+        result: Optional['asyncio.Future[Any]'] = None
         if not self.__shutting_down:
             event = Shutdown(reason=reason, due_to_sigint=due_to_sigint)
             try:
@@ -287,7 +294,7 @@ class LaunchService:
         self.__context._set_is_shutdown(True)
         return result
 
-    def shutdown(self, force_sync: bool = False) -> Optional[asyncio.Future]:
+    def shutdown(self, force_sync: bool = False) -> Optional['asyncio.Future[Any]']:
         """
         Shut the running launch down (nothing when not running); safe from any thread.
 

@@ -1,7 +1,10 @@
 # SPDX-License-Identifier: Apache-2.0
 """The Substitution class: a piece of text computed when launch runs."""
 
-from typing import Text
+from typing import Text, TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .launch_context import LaunchContext
 
 
 class Substitution:
@@ -15,7 +18,7 @@ class Substitution:
         """Return a description of this substitution as a string."""
         return self.__repr__()
 
-    def perform(self, context) -> Text:
+    def perform(self, context: 'LaunchContext') -> Text:
         """Return the text of the substitution in the given context."""
         raise NotImplementedError(
             f"perform() not implemented for '{self.__class__.__name__}'")

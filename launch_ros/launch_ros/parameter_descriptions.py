@@ -27,7 +27,7 @@ class ParameterValue:
         """Getter for value_type."""
         return self.__value_type
 
-    def evaluate(self, context) -> Any:
+    def evaluate(self, context: Any) -> Any:
         """Return the value, performed and typed."""
         value = self.__value
         if isinstance(value, (str, Substitution)) or (
@@ -53,7 +53,7 @@ class Parameter:
             else ParameterValue(value, value_type=value_type)
 
     @property
-    def name(self):
+    def name(self) -> Any:
         """Getter for name."""
         return self.__name
 
@@ -62,7 +62,7 @@ class Parameter:
         """Getter for value."""
         return self.__value
 
-    def evaluate(self, context) -> Tuple[Text, Any]:
+    def evaluate(self, context: Any) -> Tuple[Text, Any]:
         """Return (name, value), performed."""
         return perform_substitutions(context, self.__name), self.__value.evaluate(context)
 
@@ -78,11 +78,11 @@ class ParameterFile:
         self.__allow_substs = allow_substs
 
     @property
-    def param_file(self):
+    def param_file(self) -> Any:
         """Getter for param_file."""
         return self.__param_file
 
-    def evaluate(self, context) -> pathlib.Path:
+    def evaluate(self, context: Any) -> pathlib.Path:
         """Return the path."""
         if isinstance(self.__param_file, pathlib.Path):
             return self.__param_file

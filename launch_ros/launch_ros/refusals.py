@@ -1,16 +1,12 @@
 # SPDX-License-Identifier: Apache-2.0
 """What launch_ros has upstream and this workspace's toolchain cannot do: one clear error."""
 
-from typing import Text
+from typing import Any, Text
 
 _NO_COMPOSITION = (
     "{what} is not available on this workspace's PyPI toolchain: component containers need "
     'rclcpp_components, which the ROS 2 wheels do not provide; start each node as its own '
     'process with launch_ros.actions.Node(package=..., executable=...) instead')
-_NO_LIFECYCLE = (
-    "{what} is not available in this workspace's launch_ros yet (managed lifecycle nodes "
-    'are not supported); start the node with launch_ros.actions.Node and drive its '
-    "transitions with 'ros2 lifecycle' from a sourced ROS 2, or use a plain Node")
 
 
 class NotAvailableError(RuntimeError):
@@ -24,7 +20,7 @@ def _refuse(template: Text, what: Text) -> None:
 class ComposableNode:
     """Refused: composable nodes need rclcpp component containers."""
 
-    def __init__(self, *args, **kwargs) -> None:
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         """Raise NotAvailableError."""
         _refuse(_NO_COMPOSITION, 'launch_ros.descriptions.ComposableNode')
 
@@ -32,7 +28,7 @@ class ComposableNode:
 class ComposableNodeContainer:
     """Refused: component containers need rclcpp_components."""
 
-    def __init__(self, *args, **kwargs) -> None:
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         """Raise NotAvailableError."""
         _refuse(_NO_COMPOSITION, 'launch_ros.actions.ComposableNodeContainer')
 
@@ -40,22 +36,6 @@ class ComposableNodeContainer:
 class LoadComposableNodes:
     """Refused: component containers need rclcpp_components."""
 
-    def __init__(self, *args, **kwargs) -> None:
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         """Raise NotAvailableError."""
         _refuse(_NO_COMPOSITION, 'launch_ros.actions.LoadComposableNodes')
-
-
-class LifecycleNode:
-    """Refused for now: lifecycle management is not written."""
-
-    def __init__(self, *args, **kwargs) -> None:
-        """Raise NotAvailableError."""
-        _refuse(_NO_LIFECYCLE, 'launch_ros.actions.LifecycleNode')
-
-
-class LifecycleTransition:
-    """Refused for now: lifecycle management is not written."""
-
-    def __init__(self, *args, **kwargs) -> None:
-        """Raise NotAvailableError."""
-        _refuse(_NO_LIFECYCLE, 'launch_ros.actions.LifecycleTransition')

@@ -1,5 +1,10 @@
 # SPDX-License-Identifier: Apache-2.0
-"""A fake installed package (an ament prefix with one executable) and fresh launch logging."""
+"""
+A fake installed package (an ament prefix) and fresh launch logging.
+
+The package's executables: ``echo_args`` (prints its argv as JSON) and ``lifecycle_talker``
+(runs test/lifecycle_talker.py, an rclpy lifecycle node).
+"""
 
 import json
 import os
@@ -14,6 +19,12 @@ import json, sys
 print('ARGV ' + json.dumps(sys.argv[1:]), flush=True)
 """
 
+LIFECYCLE_TALKER = f"""#!{sys.executable}
+import runpy
+runpy.run_path({os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                             'lifecycle_talker.py')!r}, run_name='__main__')
+"""
+
 
 @pytest.fixture(autouse=True)
 def launch_log_dir(tmp_path, monkeypatch):
@@ -26,7 +37,7 @@ def launch_log_dir(tmp_path, monkeypatch):
 
 @pytest.fixture
 def fake_package(tmp_path, monkeypatch):
-    """Install 'launch_ros_test_pkg' with lib/<pkg>/echo_args (prints its argv as JSON)."""
+    """Install 'launch_ros_test_pkg' with lib/<pkg>/echo_args and lib/<pkg>/lifecycle_talker."""
     prefix = tmp_path / 'prefix'
     index = prefix / 'share' / 'ament_index' / 'resource_index' / 'packages'
     index.mkdir(parents=True)
@@ -34,9 +45,10 @@ def fake_package(tmp_path, monkeypatch):
     (prefix / 'share' / 'launch_ros_test_pkg' / 'config').mkdir(parents=True)
     lib = prefix / 'lib' / 'launch_ros_test_pkg'
     lib.mkdir(parents=True)
-    exe = lib / 'echo_args'
-    exe.write_text(ECHO_ARGS)
-    exe.chmod(exe.stat().st_mode | stat.S_IXUSR)
+    for name, text in (('echo_args', ECHO_ARGS), ('lifecycle_talker', LIFECYCLE_TALKER)):
+        exe = lib / name
+        exe.write_text(text)
+        exe.chmod(exe.stat().st_mode | stat.S_IXUSR)
     monkeypatch.setenv('AMENT_PREFIX_PATH',
                        os.pathsep.join([str(prefix), os.environ.get('AMENT_PREFIX_PATH', '')]))
     return prefix

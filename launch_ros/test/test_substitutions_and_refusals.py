@@ -7,8 +7,6 @@ from ament_index_python.packages import get_package_prefix
 from launch import LaunchContext
 from launch.substitutions import SubstitutionFailure
 from launch_ros.actions import ComposableNodeContainer
-from launch_ros.actions import LifecycleNode
-from launch_ros.actions import LifecycleTransition
 from launch_ros.actions import LoadComposableNodes
 from launch_ros.actions import SetParameter
 from launch_ros.descriptions import ComposableNode
@@ -53,10 +51,3 @@ def test_composition_is_refused_naming_node(cls):
     message = str(info.value)
     assert len(message.splitlines()) == 1
     assert 'rclcpp_components' in message and 'launch_ros.actions.Node(' in message
-
-
-@pytest.mark.parametrize('cls', [LifecycleNode, LifecycleTransition])
-def test_lifecycle_is_refused(cls):
-    with pytest.raises(RuntimeError, match='not available') as info:
-        cls(name='l', namespace='', package='p', executable='e')
-    assert len(str(info.value).splitlines()) == 1

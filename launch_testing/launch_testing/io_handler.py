@@ -4,11 +4,11 @@
 import re
 import threading
 import time
-from typing import Any, Dict, List, Optional, Pattern, Union
+from typing import Any, Callable, Dict, Iterator, List, Match, Optional, Pattern, Union
 
 from launch.events.process import ProcessIO
 
-from .util import NoMatchingProcessException, resolveProcesses
+from .util import CmdArgs, NoMatchingProcessException, ProcessSpec, resolveProcesses
 
 
 class IoHandler:
@@ -24,7 +24,7 @@ class IoHandler:
         self._events.append(event)
         self._by_action.setdefault(event.action, []).append(event)
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[ProcessIO]:
         """Iterate over every output event."""
         return iter(list(self._events))
 
@@ -36,13 +36,14 @@ class IoHandler:
         """Return the names (``name-N``) of the processes that produced output."""
         return [a.process_details['name'] for a in self._by_action if a.process_details]
 
-    def __getitem__(self, key) -> List[ProcessIO]:
+    def __getitem__(self, key: Any) -> List[ProcessIO]:
         """Return the output events of a process (an action, or a name)."""
         if isinstance(key, str):
             [key] = resolveProcesses(self, process=key)
         return list(self._by_action.get(key, []))
 
-    def text(self, process=None, cmd_args=None, *, stream: Optional[str] = None,
+    def text(self, process: ProcessSpec = None, cmd_args: CmdArgs = None, *,
+             stream: Optional[str] = None,
              strict_proc_matching: bool = True) -> str:
         """Return the output so far (of the matching processes and stream) as text."""
         try:
@@ -77,9 +78,10 @@ class ActiveIoHandler(IoHandler):
             self._condition.notify_all()
 
     def assertWaitFor(self, expected_output: Union[str, Pattern[str], None] = None,  # noqa: N802
-                      process=None, cmd_args=None, *, output_filter=None,
+                      process: ProcessSpec = None, cmd_args: CmdArgs = None, *,
+                      output_filter: Optional[Callable[[str], str]] = None,
                       timeout: float = 10, stream: Optional[str] = None,
-                      strict_proc_matching: bool = True):
+                      strict_proc_matching: bool = True) -> Union[Match[str], bool]:
         """
         Wait until the output contains ``expected_output`` (text, or a compiled regex).
 
@@ -91,7 +93,7 @@ class ActiveIoHandler(IoHandler):
             raise ValueError(f"stream must be 'stdout', 'stderr' or None, got '{stream}'")
         deadline = time.monotonic() + timeout
 
-        def found():
+        def found() -> Union[Optional[Match[str]], bool]:
             text = self.text(process, cmd_args, stream=stream,
                              strict_proc_matching=strict_proc_matching)
             if output_filter is not None:
@@ -113,7 +115,8 @@ class ActiveIoHandler(IoHandler):
                 self._condition.wait(min(remaining, 0.5))
 
     def waitFor(self, expected_output: Union[str, Pattern[str], None] = None,  # noqa: N802
-                process=None, cmd_args=None, *, output_filter=None, timeout: float = 10,
+                process: ProcessSpec = None, cmd_args: CmdArgs = None, *,
+                output_filter: Optional[Callable[[str], str]] = None, timeout: float = 10,
                 stream: Optional[str] = None, strict_proc_matching: bool = True) -> bool:
         """Like assertWaitFor, but return False instead of raising after ``timeout``."""
         try:

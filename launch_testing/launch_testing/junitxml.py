@@ -1,11 +1,15 @@
 # SPDX-License-Identifier: Apache-2.0
 """JUnit XML of launch test results (``launch_test --junit-xml``)."""
 
-from typing import Dict, Tuple
+from typing import Dict, Tuple, TYPE_CHECKING
 import unittest
 from xml.etree import ElementTree
 
-Results = Dict[object, Tuple[unittest.TestResult, unittest.TestResult]]
+if TYPE_CHECKING:
+    from .test_runner import TestRun
+
+# the (active, post-shutdown) results of every run
+Results = Dict['TestRun', Tuple[unittest.TestResult, unittest.TestResult]]
 
 
 def write_junit_xml(path: str, results: Results, package_name: str = 'launch_tests') -> None:

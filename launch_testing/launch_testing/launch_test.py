@@ -5,14 +5,13 @@ import argparse
 import os
 import sys
 import traceback
-from typing import Dict, List, Optional, Tuple
-import unittest
+from typing import List, Optional
 
-from .junitxml import write_junit_xml
+from .junitxml import Results, write_junit_xml
 from .test_runner import LaunchTestError, LaunchTestRunner, load_test_module, make_runs
 
 
-def _report(results: Dict[object, Tuple[unittest.TestResult, unittest.TestResult]]) -> bool:
+def _report(results: Results) -> bool:
     ok = True
     for run, (active, post) in results.items():
         for phase, result in (('active', active), ('post-shutdown', post)):

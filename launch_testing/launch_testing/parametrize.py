@@ -1,10 +1,13 @@
 # SPDX-License-Identifier: Apache-2.0
 """parametrize: run a launch test once per set of parameter values."""
 
-from typing import Any, Iterable, Sequence, Union
+from typing import Any, Callable, Dict, Iterable, List, Sequence, TypeVar, Union
+
+_F = TypeVar('_F', bound=Callable[..., Any])
 
 
-def parametrize(argnames: Union[str, Sequence[str]], argvalues: Iterable[Any]):
+def parametrize(argnames: Union[str, Sequence[str]],
+                argvalues: Iterable[Any]) -> Callable[[_F], _F]:
     """
     Decorate generate_test_description: one run per value (pytest.mark.parametrize's style).
 
@@ -13,14 +16,14 @@ def parametrize(argnames: Union[str, Sequence[str]], argvalues: Iterable[Any]):
     """
     names = [n.strip() for n in argnames.split(',')] if isinstance(argnames, str) \
         else list(argnames)
-    runs = []
+    runs: List[Dict[str, Any]] = []
     for value in argvalues:
         values = value if len(names) > 1 else (value,)
         if len(values) != len(names):
             raise ValueError(f'parametrize: {len(names)} names but values {value!r}')
         runs.append(dict(zip(names, values)))
 
-    def decorator(function):
-        function.__parametrize__ = runs
+    def decorator(function: _F) -> _F:
+        setattr(function, '__parametrize__', runs)
         return function
     return decorator

@@ -3,11 +3,11 @@
 
 import threading
 import time
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, Iterator, List, Optional, Tuple, Union
 
-from launch.events.process import ProcessExited, ProcessStarted
+from launch.events.process import ProcessExited, ProcessStarted, RunningProcessEvent
 
-from .util import NoMatchingProcessException, resolveProcesses
+from .util import CmdArgs, NoMatchingProcessException, ProcessSpec, resolveProcesses
 
 
 class ProcInfoHandler:
@@ -17,7 +17,7 @@ class ProcInfoHandler:
         """Create an empty handler."""
         self._info: Dict[Any, Any] = {}
 
-    def track(self, event) -> None:
+    def track(self, event: RunningProcessEvent) -> None:
         """Record a start or exit event."""
         self._info[event.action] = event
 
@@ -29,11 +29,11 @@ class ProcInfoHandler:
         """Return the names (``name-N``) of the processes seen."""
         return [a.process_details['name'] for a in self._info if a.process_details]
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[Any]:
         """Iterate over the last event of every process."""
         return iter(list(self._info.values()))
 
-    def __getitem__(self, key) -> Any:
+    def __getitem__(self, key: Any) -> Any:
         """Return the last event of a process (an action, or a name)."""
         if isinstance(key, str):
             [key] = resolveProcesses(self, process=key)
@@ -48,13 +48,14 @@ class ActiveProcInfoHandler(ProcInfoHandler):
         super().__init__()
         self._condition = threading.Condition()
 
-    def track(self, event) -> None:
+    def track(self, event: RunningProcessEvent) -> None:
         """Record an event and wake the waiting tests."""
         with self._condition:
             super().track(event)
             self._condition.notify_all()
 
-    def _wait(self, process, cmd_args, timeout, kinds, what) -> None:
+    def _wait(self, process: ProcessSpec, cmd_args: CmdArgs, timeout: float,
+              kinds: Union[type, Tuple[type, ...]], what: str) -> None:
         deadline = time.monotonic() + timeout
         with self._condition:
             while True:
@@ -69,17 +70,20 @@ class ActiveProcInfoHandler(ProcInfoHandler):
                     raise AssertionError(f'Timed out waiting for process {process!r} to {what}')
                 self._condition.wait(min(remaining, 0.5))
 
-    def assertWaitForShutdown(self, process, cmd_args=None, *,  # noqa: N802
+    def assertWaitForShutdown(self, process: ProcessSpec,  # noqa: N802
+                              cmd_args: CmdArgs = None, *,
                               timeout: float = 10) -> None:
         """Wait until the process has exited; AssertionError after ``timeout`` seconds."""
         self._wait(process, cmd_args, timeout, ProcessExited, 'exit')
 
-    def assertWaitForStartup(self, process, cmd_args=None, *,  # noqa: N802
+    def assertWaitForStartup(self, process: ProcessSpec,  # noqa: N802
+                             cmd_args: CmdArgs = None, *,
                              timeout: float = 10) -> None:
         """Wait until the process has started; AssertionError after ``timeout`` seconds."""
         self._wait(process, cmd_args, timeout, (ProcessStarted, ProcessExited), 'start')
 
-    def waitForShutdown(self, process, cmd_args=None, *,  # noqa: N802
+    def waitForShutdown(self, process: ProcessSpec,  # noqa: N802
+                        cmd_args: CmdArgs = None, *,
                         timeout: float = 10) -> bool:
         """Like assertWaitForShutdown, but return False instead of raising."""
         try:
@@ -88,7 +92,8 @@ class ActiveProcInfoHandler(ProcInfoHandler):
             return False
         return True
 
-    def waitForStartup(self, process, cmd_args=None, *,  # noqa: N802
+    def waitForStartup(self, process: ProcessSpec,  # noqa: N802
+                       cmd_args: CmdArgs = None, *,
                        timeout: float = 10) -> bool:
         """Like assertWaitForStartup, but return False instead of raising."""
         try:
@@ -97,7 +102,7 @@ class ActiveProcInfoHandler(ProcInfoHandler):
             return False
         return True
 
-    def returncode(self, process) -> Optional[int]:
+    def returncode(self, process: Any) -> Optional[int]:
         """Return the exit code of a process, None while it runs."""
         event = self[process]
         return event.returncode if isinstance(event, ProcessExited) else None

@@ -7,13 +7,15 @@ import os
 import sys
 import threading
 import time
-from typing import Any, Dict, List, Optional, Tuple
+import types
+from typing import Any, Callable, Dict, List, Optional, Tuple
 import unittest
 
 import launch
 from launch.actions import RegisterEventHandler
 from launch.event_handlers import OnProcessExit, OnProcessIO, OnProcessStart
 from launch.events.process import ProcessStarted
+from launch.launch_description_entity import LaunchDescriptionEntity
 
 from .actions import ReadyToTest
 from .io_handler import ActiveIoHandler
@@ -25,7 +27,7 @@ class LaunchTestError(Exception):
     """A launch test file that cannot run (no generate_test_description, no ReadyToTest)."""
 
 
-def load_test_module(path: str):
+def load_test_module(path: str) -> types.ModuleType:
     """Import a launch test file as a module (a name of its own)."""
     name = 'launch_test_' + os.path.splitext(os.path.basename(path))[0].replace('.', '_')
     spec = importlib.util.spec_from_file_location(name, path)
@@ -44,7 +46,8 @@ class TestRun:
 
     __test__ = False    # not a test class for pytest
 
-    def __init__(self, module, params: Dict[str, Any], launch_args: List[str]) -> None:
+    def __init__(self, module: types.ModuleType, params: Dict[str, Any],
+                 launch_args: List[str]) -> None:
         """Create the run."""
         self.module = module
         self.params = params
@@ -64,7 +67,7 @@ class TestRun:
                 and bool(getattr(c, '__post_shutdown_test__', False)) == post_shutdown]
 
 
-def make_runs(module, launch_args: List[str]) -> List[TestRun]:
+def make_runs(module: types.ModuleType, launch_args: List[str]) -> List[TestRun]:
     """Return the runs of a test module: one, or one per parametrization."""
     params = getattr(module.generate_test_description, '__parametrize__', None) or [{}]
     return [TestRun(module, p, launch_args) for p in params]
@@ -72,7 +75,7 @@ def make_runs(module, launch_args: List[str]) -> List[TestRun]:
 
 def _bind(cls: type, available: Dict[str, Any]) -> type:
     """Return a subclass of ``cls`` whose methods get their arguments from ``available``."""
-    overrides = {}
+    overrides: Dict[str, Callable[..., Any]] = {}
     for name in dir(cls):
         if not (name.startswith('test') or name in ('setUp', 'tearDown')):
             continue
@@ -84,13 +87,15 @@ def _bind(cls: type, available: Dict[str, Any]) -> type:
             continue
         missing = [p for p in parameters if p not in available]
         if missing:
-            def fails(self, _missing=missing, _name=name):
+            def fails(self: unittest.TestCase, _missing: List[str] = missing,
+                      _name: str = name) -> None:
                 raise TypeError(f'{_name}() asks for {", ".join(_missing)}, which the launch '
                                 f'test does not provide (available: {", ".join(available)})')
             overrides[name] = fails
             continue
 
-        def bound(self, _method=method, _parameters=parameters):
+        def bound(self: unittest.TestCase, _method: Callable[..., Any] = method,
+                  _parameters: List[str] = parameters) -> Any:
             return _method(self, **{p: available[p] for p in _parameters})
         bound.__name__ = name
         bound.__doc__ = method.__doc__
@@ -227,7 +232,7 @@ class _Placeholder(unittest.TestCase):
         return self.id()
 
 
-def _walk(entity) -> List[Any]:
+def _walk(entity: LaunchDescriptionEntity) -> List[LaunchDescriptionEntity]:
     found = [entity]
     for sub in entity.describe_sub_entities():
         found.extend(_walk(sub))

@@ -2,7 +2,8 @@
 """WaitForTopics: wait until messages arrived on every one of a list of topics."""
 
 import threading
-from typing import Any, Dict, List, Sequence, Set, Tuple
+from types import TracebackType
+from typing import Any, Callable, Dict, List, Optional, Sequence, Set, Tuple, Type
 import weakref
 
 import rclpy
@@ -62,8 +63,8 @@ class WaitForTopics:
         except (ExternalShutdownException, rclpy.executors.ShutdownException):
             pass
 
-    def __callback(self, name: str):
-        def on_message(msg) -> None:
+    def __callback(self, name: str) -> Callable[[Any], None]:
+        def on_message(msg: Any) -> None:
             with self.__lock:
                 buffer = self.__messages.setdefault(name, [])
                 buffer.append(msg)
@@ -108,6 +109,8 @@ class WaitForTopics:
             raise RuntimeError(f'Did not receive messages on these topics: {missing}')
         return self
 
-    def __exit__(self, exc_type, exc_value, traceback) -> None:
+    def __exit__(self, exc_type: Optional[Type[BaseException]],
+                 exc_value: Optional[BaseException],
+                 traceback: Optional[TracebackType]) -> None:
         """Shut down."""
         self.shutdown()

@@ -43,7 +43,7 @@ def parse_file(path: Text, text: bytes) -> Entity:
     except expat.ExpatError as e:
         raise ValueError(f'{path}:{e.lineno}: malformed XML: '
                          f'{expat.ErrorString(e.code)} (column {e.offset + 1})') from None
-    roots = stack[0]['children']
+    roots: List[Entity] = stack[0]['children']
     if len(roots) != 1:
         raise ValueError(f'{path}: expected one root element')
     return roots[0]

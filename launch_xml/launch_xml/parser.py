@@ -4,6 +4,7 @@
 from typing import Tuple
 
 import launch.frontend
+from launch.frontend.parser import LaunchFileType
 
 from .entity import Entity, parse_file
 
@@ -14,7 +15,7 @@ class Parser(launch.frontend.Parser):
     extensions = ('xml',)
 
     @classmethod
-    def load(cls, file) -> Tuple[Entity, 'Parser']:
+    def load(cls, file: LaunchFileType) -> Tuple[Entity, 'Parser']:
         """Return the root entity of an XML launch file (a path or an open file)."""
         if isinstance(file, str):
             with open(file, 'rb') as f:

@@ -9,11 +9,11 @@ import yaml
 _LINE = '__line__'
 
 
-class _LineLoader(yaml.SafeLoader):
+class _LineLoader(yaml.SafeLoader):  # type: ignore[misc]  # PyYAML ships no type hints
     """A SafeLoader that records the line of every mapping."""
 
-    def construct_mapping(self, node, deep=False):
-        mapping = super().construct_mapping(node, deep=deep)
+    def construct_mapping(self, node: Any, deep: bool = False) -> Dict[Any, Any]:
+        mapping: Dict[Any, Any] = super().construct_mapping(node, deep=deep)
         mapping[_LINE] = node.start_mark.line + 1
         return mapping
 

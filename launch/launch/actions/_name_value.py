@@ -1,26 +1,31 @@
 # SPDX-License-Identifier: Apache-2.0
 """The part SetEnvironmentVariable and SetLaunchConfiguration share: a name and a value."""
 
-from typing import List
+from typing import Any, Dict, List, Tuple, Type, TYPE_CHECKING
 
 from ..action import Action
 from ..some_substitutions_type import SomeSubstitutionsType
 from ..substitution import Substitution
 from ..utilities import normalize_to_list_of_substitutions, perform_substitutions
 
+if TYPE_CHECKING:
+    from ..frontend.entity import Entity
+    from ..frontend.parser import Parser
+    from ..launch_context import LaunchContext
+
 
 class NameValueAction(Action):
     """An action that stores ``value`` under ``name`` (both substitutions) when executed."""
 
     def __init__(self, name: SomeSubstitutionsType, value: SomeSubstitutionsType,
-                 **kwargs) -> None:
+                 **kwargs: Any) -> None:
         """Create the action."""
         super().__init__(**kwargs)
         self.__name = normalize_to_list_of_substitutions(name)
         self.__value = normalize_to_list_of_substitutions(value)
 
     @classmethod
-    def parse(cls, entity, parser):
+    def parse(cls, entity: 'Entity', parser: 'Parser') -> Tuple[Type['Action'], Dict[str, Any]]:
         """Parse the tag's ``name`` and ``value`` attributes."""
         _, kwargs = super().parse(entity, parser)
         kwargs['name'] = parser.parse_substitution(entity.get_attr('name'))
@@ -37,11 +42,11 @@ class NameValueAction(Action):
         """Getter for the value."""
         return self.__value
 
-    def execute(self, context) -> None:
+    def execute(self, context: 'LaunchContext') -> None:
         """Store the value under the name, both substituted."""
         self._store(context, perform_substitutions(context, self.__name),
                     perform_substitutions(context, self.__value))
         return None
 
-    def _store(self, context, name: str, value: str) -> None:
+    def _store(self, context: 'LaunchContext', name: str, value: str) -> None:
         raise NotImplementedError

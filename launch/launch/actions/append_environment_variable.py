@@ -2,14 +2,19 @@
 """AppendEnvironmentVariable: append (or prepend) a value to an environment variable."""
 
 import os
-from typing import List, Union
+from typing import Any, Dict, List, Tuple, Type, TYPE_CHECKING, Union
 
 from ..action import Action
-from ..frontend import expose_action
+from ..frontend.expose import expose_action
 from ..some_substitutions_type import SomeSubstitutionsType
 from ..substitution import Substitution
 from ..utilities import normalize_to_list_of_substitutions, perform_substitutions
 from ..utilities.type_utils import perform_typed_substitution
+
+if TYPE_CHECKING:
+    from ..frontend.entity import Entity
+    from ..frontend.parser import Parser
+    from ..launch_context import LaunchContext
 
 
 @expose_action('append_env')
@@ -23,7 +28,7 @@ class AppendEnvironmentVariable(Action):
 
     def __init__(self, name: SomeSubstitutionsType, value: SomeSubstitutionsType, *,
                  prepend: Union[bool, SomeSubstitutionsType] = False,
-                 separator: SomeSubstitutionsType = os.pathsep, **kwargs) -> None:
+                 separator: SomeSubstitutionsType = os.pathsep, **kwargs: Any) -> None:
         """Create the action."""
         super().__init__(**kwargs)
         self.__name = normalize_to_list_of_substitutions(name)
@@ -33,7 +38,7 @@ class AppendEnvironmentVariable(Action):
         self.__separator = normalize_to_list_of_substitutions(separator)
 
     @classmethod
-    def parse(cls, entity, parser):
+    def parse(cls, entity: 'Entity', parser: 'Parser') -> Tuple[Type['Action'], Dict[str, Any]]:
         """Parse ``<append_env name value prepend separator/>``."""
         _, kwargs = super().parse(entity, parser)
         kwargs['name'] = parser.parse_substitution(entity.get_attr('name'))
@@ -58,7 +63,7 @@ class AppendEnvironmentVariable(Action):
         return self.__value
 
     @property
-    def prepend(self):
+    def prepend(self) -> Union[bool, List[Substitution]]:
         """Getter for prepend."""
         return self.__prepend
 
@@ -67,7 +72,7 @@ class AppendEnvironmentVariable(Action):
         """Getter for the separator."""
         return self.__separator
 
-    def execute(self, context) -> None:
+    def execute(self, context: 'LaunchContext') -> None:
         """Append (or prepend) the value."""
         name = perform_substitutions(context, self.__name)
         value = perform_substitutions(context, self.__value)

@@ -1,16 +1,20 @@
 # SPDX-License-Identifier: Apache-2.0
 """DeclareLaunchArgument: declare a launch argument, its default and choices."""
 
-from typing import List, Optional, Text
+from typing import Any, Dict, List, Optional, Text, Tuple, Type, TYPE_CHECKING
 
 import launch.logging
 
 from ..action import Action
-from ..frontend import Entity
-from ..frontend import expose_action
+from ..frontend.entity import Entity
+from ..frontend.expose import expose_action
 from ..some_substitutions_type import SomeSubstitutionsType
 from ..substitution import Substitution
 from ..utilities import normalize_to_list_of_substitutions, perform_substitutions
+
+if TYPE_CHECKING:
+    from ..frontend.parser import Parser
+    from ..launch_context import LaunchContext
 
 
 @expose_action('arg')
@@ -25,7 +29,7 @@ class DeclareLaunchArgument(Action):
 
     def __init__(self, name: Text, *, default_value: Optional[SomeSubstitutionsType] = None,
                  description: Optional[Text] = None, choices: Optional[List[Text]] = None,
-                 **kwargs) -> None:
+                 **kwargs: Any) -> None:
         """Create the action."""
         super().__init__(**kwargs)
         self.__name = name
@@ -52,7 +56,7 @@ class DeclareLaunchArgument(Action):
         self._conditionally_included = False
 
     @classmethod
-    def parse(cls, entity, parser):
+    def parse(cls, entity: 'Entity', parser: 'Parser') -> Tuple[Type['Action'], Dict[str, Any]]:
         """Parse ``<arg name default description><choice value/></arg>``."""
         _, kwargs = super().parse(entity, parser)
         kwargs['name'] = parser.escape_characters(entity.get_attr('name'))
@@ -87,7 +91,7 @@ class DeclareLaunchArgument(Action):
         """Getter for self.__choices."""
         return self.__choices
 
-    def execute(self, context) -> None:
+    def execute(self, context: 'LaunchContext') -> None:
         """Set the default (if not set) and check the value against the choices."""
         if self.__name not in context.launch_configurations:
             if self.__default_value is None:

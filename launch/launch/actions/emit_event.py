@@ -1,14 +1,19 @@
 # SPDX-License-Identifier: Apache-2.0
 """EmitEvent: emit an event when executed."""
 
+from typing import Any, TYPE_CHECKING
+
 from ..action import Action
 from ..event import Event
+
+if TYPE_CHECKING:
+    from ..launch_context import LaunchContext
 
 
 class EmitEvent(Action):
     """Emits ``event`` when executed."""
 
-    def __init__(self, *, event: Event, **kwargs) -> None:
+    def __init__(self, *, event: Event, **kwargs: Any) -> None:
         """Create the action."""
         super().__init__(**kwargs)
         if not isinstance(event, Event):
@@ -20,7 +25,7 @@ class EmitEvent(Action):
         """Getter for self.__event."""
         return self.__event
 
-    def execute(self, context) -> None:
+    def execute(self, context: 'LaunchContext') -> None:
         """Queue the event."""
         context.emit_event_sync(self.__event)
         return None

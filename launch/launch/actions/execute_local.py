@@ -2,11 +2,12 @@
 """ExecuteLocal: run a process on this machine and manage it until it exits."""
 
 import asyncio
+import functools
 import os
 import pty
 import signal
 import subprocess
-from typing import Any, Callable, Dict, List, Optional, Set, Text, Union
+from typing import Any, Callable, cast, Dict, List, Optional, Set, Text, TYPE_CHECKING, Union
 
 import launch.logging
 
@@ -17,7 +18,10 @@ from ..action import Action
 from ..descriptions import Executable
 from ..event import Event
 from ..event_handler import EventHandler
-from ..event_handlers import OnProcessExit, OnProcessIO, OnProcessStart, OnShutdown
+from ..event_handlers.on_process_exit import OnProcessExit
+from ..event_handlers.on_process_io import OnProcessIO
+from ..event_handlers.on_process_start import OnProcessStart
+from ..event_handlers.on_shutdown import OnShutdown
 from ..events import matchers
 from ..events import Shutdown
 from ..events.process import ProcessExited
@@ -30,28 +34,34 @@ from ..events.process import SignalProcess
 from ..launch_description_entity import LaunchDescriptionEntity
 from ..some_entities_type import SomeEntitiesType
 from ..some_substitutions_type import SomeSubstitutionsType
+from ..substitution import Substitution
 from ..substitutions import LaunchConfiguration
 from ..utilities import normalize_to_list_of_substitutions, perform_substitutions
 from ..utilities.type_utils import perform_typed_substitution
+
+if TYPE_CHECKING:
+    from ..launch_context import LaunchContext
 
 
 class _Protocol(asyncio.SubprocessProtocol):
     """Forwards a child's output as ProcessIO events; ``complete`` gives its exit code."""
 
-    def __init__(self, action: 'ExecuteLocal', context, event_args: Dict[str, Any],
-                 pipes: Set[int]) -> None:
+    def __init__(self, action: 'ExecuteLocal', context: 'LaunchContext',
+                 event_args: Dict[str, Any], pipes: Set[int]) -> None:
         self.__action = action
         self.__context = context
         self.__event_args = event_args
         self.__pending: Set[Union[int, str]] = set(pipes) | {'exit'}
         self.transport: Optional[asyncio.SubprocessTransport] = None
-        self.complete: asyncio.Future = asyncio.get_running_loop().create_future()
+        self.complete: 'asyncio.Future[int]' = asyncio.get_running_loop().create_future()
 
-    def connection_made(self, transport) -> None:
-        self.transport = transport
-        pid = transport.get_pid()
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        # the transport of a subprocess protocol is a subprocess transport
+        subprocess_transport = cast(asyncio.SubprocessTransport, transport)
+        self.transport = subprocess_transport
+        pid = subprocess_transport.get_pid()
         self.__event_args['pid'] = pid
-        self.__action._started(transport, self)
+        self.__action._started(subprocess_transport, self)
         # before any output event: handlers see the start first
         self.__context.emit_event_sync(ProcessStarted(**self.__event_args))
 
@@ -68,7 +78,8 @@ class _Protocol(asyncio.SubprocessProtocol):
     def __done(self, what: Union[int, str]) -> None:
         self.__pending.discard(what)
         if not self.__pending and not self.complete.done() and self.transport is not None:
-            self.complete.set_result(self.transport.get_returncode())
+            # the process has exited (and its pipes closed): its exit code is known
+            self.complete.set_result(cast(int, self.transport.get_returncode()))
 
 
 class _TtyReader(asyncio.Protocol):
@@ -118,7 +129,7 @@ class ExecuteLocal(Action):
                  respawn: Union[bool, SomeSubstitutionsType] = False,
                  respawn_delay: Optional[float] = None,
                  respawn_max_retries: int = -1,
-                 **kwargs) -> None:
+                 **kwargs: Any) -> None:
         """Create the action."""
         super().__init__(**kwargs)
         self.__process_description = process_description
@@ -131,9 +142,9 @@ class ExecuteLocal(Action):
             else sigkill_timeout)
         self.__emulate_tty = emulate_tty
         override = os.environ.get('OVERRIDE_LAUNCH_PROCESS_OUTPUT')
-        self.__output = override if override else output
-        if not isinstance(self.__output, dict):
-            self.__output = normalize_to_list_of_substitutions(self.__output)
+        output_arg = override if override else output
+        self.__output: Union[List[Substitution], Dict[Text, Any]] = output_arg \
+            if isinstance(output_arg, dict) else normalize_to_list_of_substitutions(output_arg)
         self.__output_format = output_format
         self.__cached_output = cached_output
         self.__log_cmd = log_cmd
@@ -145,8 +156,8 @@ class ExecuteLocal(Action):
         self.__process_event_args: Optional[Dict[str, Any]] = None
         self._subprocess_transport: Optional[asyncio.SubprocessTransport] = None
         self._subprocess_protocol: Optional[_Protocol] = None
-        self.__completed_future: Optional[asyncio.Future] = None
-        self.__shutdown_future: Optional[asyncio.Future] = None
+        self.__completed_future: Optional['asyncio.Future[Any]'] = None
+        self.__shutdown_future: Optional['asyncio.Future[Any]'] = None
         self.__sigterm_timer: Optional[TimerAction] = None
         self.__sigkill_timer: Optional[TimerAction] = None
         self.__buffers: Dict[int, str] = {1: '', 2: ''}
@@ -172,17 +183,17 @@ class ExecuteLocal(Action):
         return self.__emulate_tty
 
     @property
-    def sigterm_timeout(self):
+    def sigterm_timeout(self) -> List[Substitution]:
         """Getter for sigterm_timeout."""
         return self.__sigterm_timeout
 
     @property
-    def sigkill_timeout(self):
+    def sigkill_timeout(self) -> List[Substitution]:
         """Getter for sigkill_timeout."""
         return self.__sigkill_timeout
 
     @property
-    def output(self):
+    def output(self) -> Union[List[Substitution], Dict[Text, Any]]:
         """Getter for output."""
         return self.__output
 
@@ -217,7 +228,7 @@ class ExecuteLocal(Action):
         return ''.join(self.__cache[2])
 
     # shutdown and signals
-    def _shutdown_process(self, context, *, send_sigint: bool
+    def _shutdown_process(self, context: 'LaunchContext', *, send_sigint: bool
                           ) -> Optional[List[LaunchDescriptionEntity]]:
         if self.__shutdown_future is None or self.__shutdown_future.done():
             return None
@@ -232,6 +243,7 @@ class ExecuteLocal(Action):
                 handle_once=True))
             return None
         self.__shutdown_future.set_result(None)
+        assert self.__process_event_args is not None    # prepared before it started
         context.extend_locals({'process_name': self.__process_event_args['name']})
         actions: List[LaunchDescriptionEntity] = self.__escalation_timers(context)
         if send_sigint:
@@ -239,16 +251,19 @@ class ExecuteLocal(Action):
                 signal_number=signal.SIGINT, process_matcher=matchers.matches_action(self))))
         return actions
 
-    def __escalation_timers(self, context) -> List[LaunchDescriptionEntity]:
+    def __escalation_timers(self, context: 'LaunchContext') -> List[LaunchDescriptionEntity]:
+        assert self.__process_event_args is not None    # prepared before it started
         name = self.__process_event_args['name']
         sigterm = float(perform_substitutions(context, self.__sigterm_timeout))
         sigkill = float(perform_substitutions(context, self.__sigkill_timeout))
 
-        def complain(context, received: str, escalating: str, timeout: float) -> None:
+        def complain(
+            context: 'LaunchContext', received: str, escalating: str, timeout: float
+        ) -> None:
             self.__logger.error(f"process[{name}] failed to terminate '{timeout}' seconds after "
                                 f"receiving '{received}', escalating to '{escalating}'")
 
-        def signal_event(signal_number) -> EmitEvent:
+        def signal_event(signal_number: Union[int, Text]) -> EmitEvent:
             return EmitEvent(event=SignalProcess(
                 signal_number=signal_number, process_matcher=matchers.matches_action(self)))
 
@@ -261,18 +276,20 @@ class ExecuteLocal(Action):
                 signal_event('SIGKILL')])
         return [self.__sigterm_timer, self.__sigkill_timer]
 
-    def __on_shutdown(self, event: Event, context) -> Optional[SomeEntitiesType]:
+    def __on_shutdown(self, event: Event, context: 'LaunchContext') -> Optional[SomeEntitiesType]:
         assert isinstance(event, Shutdown)
         return self._shutdown_process(
             context, send_sigint=not event.due_to_sigint or context.noninteractive)
 
-    def __on_shutdown_process_event(self, context) -> Optional[SomeEntitiesType]:
+    def __on_shutdown_process_event(
+        self, context: 'LaunchContext'
+    ) -> Optional[List[LaunchDescriptionEntity]]:
         event = context.locals.event
         if not event.process_matcher(self):
             return None
         return self._shutdown_process(context, send_sigint=True)
 
-    def __on_signal_process_event(self, context) -> None:
+    def __on_signal_process_event(self, context: 'LaunchContext') -> None:
         event = context.locals.event
         if not event.process_matcher(self):
             return None
@@ -308,7 +325,7 @@ class ExecuteLocal(Action):
         for line in lines:
             logger.info(self.__output_format.format(line=line.rstrip('\r'), this=self))
 
-    def __flush_buffers(self, event: Event, context) -> None:
+    def __flush_buffers(self, event: Event, context: 'LaunchContext') -> None:
         for fd, logger in ((1, self.__stdout_logger), (2, self.__stderr_logger)):
             if self.__buffers[fd]:
                 logger.info(self.__output_format.format(line=self.__buffers[fd], this=self))
@@ -321,7 +338,7 @@ class ExecuteLocal(Action):
         self.__logger.info(f'process started with pid [{transport.get_pid()}]')
 
     # running
-    async def __execute_process(self, context) -> None:
+    async def __execute_process(self, context: 'LaunchContext') -> None:
         args = self.__process_event_args
         assert args is not None
         cmd, cwd, env = args['cmd'], args['cwd'], args['env']
@@ -357,7 +374,7 @@ class ExecuteLocal(Action):
                 os.close(err_slave)
                 ttys = []
                 for master, fd in ((out_master, 1), (err_master, 2)):
-                    await loop.connect_read_pipe(lambda fd=fd: _TtyReader(protocol, fd),
+                    await loop.connect_read_pipe(functools.partial(_TtyReader, protocol, fd),
                                                  os.fdopen(master, 'rb', buffering=0))
         except Exception as e:  # noqa: B902 - an executable that cannot start: one line
             for fd in ttys:
@@ -397,7 +414,7 @@ class ExecuteLocal(Action):
         if self.__completed_future is not None and not self.__completed_future.done():
             self.__completed_future.set_result(None)
 
-    def prepare(self, context) -> None:
+    def prepare(self, context: 'LaunchContext') -> None:
         """Perform the substitutions of the process description."""
         self.__process_description.prepare(context, self)
         self.__process_event_args = {
@@ -408,7 +425,7 @@ class ExecuteLocal(Action):
             'env': self.__process_description.final_env,
         }
 
-    def execute(self, context) -> Optional[List[LaunchDescriptionEntity]]:
+    def execute(self, context: 'LaunchContext') -> Optional[List[LaunchDescriptionEntity]]:
         """Register this process's event handlers and start it."""
         if self.__executed:
             name = self.__process_description.final_name
@@ -416,6 +433,7 @@ class ExecuteLocal(Action):
                                f'{self.describe()}')
         self.prepare(context)
         name = self.__process_description.final_name
+        assert name is not None     # prepare named it
         self.__executed = True
         if context.is_shutdown:
             return None
@@ -434,8 +452,10 @@ class ExecuteLocal(Action):
         for handler in handlers:
             context.register_event_handler(handler)
         try:
-            self.__completed_future = context.asyncio_loop.create_future()
-            self.__shutdown_future = context.asyncio_loop.create_future()
+            loop = context.asyncio_loop
+            assert loop is not None     # executed in a running launch
+            self.__completed_future = loop.create_future()
+            self.__shutdown_future = loop.create_future()
             # launch waits for the process even if an error interrupts the visit that
             # would have collected this action's future: no child is left behind
             context.add_completion_future(self.__completed_future)
@@ -444,13 +464,13 @@ class ExecuteLocal(Action):
                 else perform_substitutions(context, self.__output)
             self.__stdout_logger, self.__stderr_logger = \
                 launch.logging.get_output_loggers(name, output)
-            context.asyncio_loop.create_task(self.__execute_process(context))
+            loop.create_task(self.__execute_process(context))
         except Exception:
             for handler in handlers:
                 context.unregister_event_handler(handler)
             raise
         return None
 
-    def get_asyncio_future(self) -> Optional[asyncio.Future]:
+    def get_asyncio_future(self) -> Optional['asyncio.Future[Any]']:
         """Return the future done when the process has exited (and is not respawned)."""
         return self.__completed_future

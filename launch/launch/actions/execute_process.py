@@ -1,15 +1,18 @@
 # SPDX-License-Identifier: Apache-2.0
 """ExecuteProcess: run a command line as a process."""
 
-from typing import Dict, Iterable, List, Optional, Text
+from typing import Any, Dict, Iterable, List, Optional, Text, Tuple, Type, TYPE_CHECKING
 
 from .execute_local import ExecuteLocal
 from ..action import Action
 from ..descriptions import Executable
-from ..frontend import Entity
-from ..frontend import expose_action
+from ..frontend.entity import Entity
+from ..frontend.expose import expose_action
 from ..some_substitutions_type import SomeSubstitutionsType
 from ..substitution import Substitution
+
+if TYPE_CHECKING:
+    from ..frontend.parser import Parser
 
 
 @expose_action('executable')
@@ -31,14 +34,14 @@ class ExecuteProcess(ExecuteLocal):
                  env: Optional[Dict[SomeSubstitutionsType, SomeSubstitutionsType]] = None,
                  additional_env: Optional[Dict[SomeSubstitutionsType,
                                                SomeSubstitutionsType]] = None,
-                 **kwargs) -> None:
+                 **kwargs: Any) -> None:
         """Create the action."""
         executable = Executable(cmd=cmd, prefix=prefix, name=name, cwd=cwd, env=env,
                                 additional_env=additional_env)
         super().__init__(process_description=executable, **kwargs)
 
     @staticmethod
-    def _parse_cmdline(cmd: Text, parser) -> List[List[Substitution]]:
+    def _parse_cmdline(cmd: Text, parser: 'Parser') -> List[List[Substitution]]:
         """Split a command line with substitutions into arguments at white space."""
         from ..substitutions import TextSubstitution
         arguments: List[List[Substitution]] = []
@@ -64,7 +67,9 @@ class ExecuteProcess(ExecuteLocal):
         return arguments
 
     @classmethod
-    def parse(cls, entity, parser, ignore: Optional[List[Text]] = None):
+    def parse(
+        cls, entity: 'Entity', parser: 'Parser', ignore: Optional[List[Text]] = None
+    ) -> Tuple[Type['Action'], Dict[str, Any]]:
         """Parse ``<executable cmd cwd name launch-prefix output ...><env/></executable>``."""
         from .shutdown_action import Shutdown
         ignore = ignore or []
@@ -104,22 +109,22 @@ class ExecuteProcess(ExecuteLocal):
         return self.process_description.cmd
 
     @property
-    def name(self):
+    def name(self) -> Optional[List[Substitution]]:
         """Getter for name."""
         return self.process_description.name
 
     @property
-    def cwd(self):
+    def cwd(self) -> Optional[List[Substitution]]:
         """Getter for cwd."""
         return self.process_description.cwd
 
     @property
-    def env(self):
+    def env(self) -> Optional[List[Tuple[List[Substitution], List[Substitution]]]]:
         """Getter for env."""
         return self.process_description.env
 
     @property
-    def additional_env(self):
+    def additional_env(self) -> Optional[List[Tuple[List[Substitution], List[Substitution]]]]:
         """Getter for additional_env."""
         return self.process_description.additional_env
 

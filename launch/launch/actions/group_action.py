@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """GroupAction: a group of actions, optionally with its own launch configurations."""
 
-from typing import Dict, Iterable, List, Optional
+from typing import Any, Dict, Iterable, List, Optional, Text, Tuple, Type, TYPE_CHECKING
 
 from .pop_environment import PopEnvironment
 from .pop_launch_configurations import PopLaunchConfigurations
@@ -11,10 +11,14 @@ from .reset_environment import ResetEnvironment
 from .reset_launch_configurations import ResetLaunchConfigurations
 from .set_launch_configuration import SetLaunchConfiguration
 from ..action import Action
-from ..frontend import Entity
-from ..frontend import expose_action
+from ..frontend.entity import Entity
+from ..frontend.expose import expose_action
 from ..launch_description_entity import LaunchDescriptionEntity
 from ..some_substitutions_type import SomeSubstitutionsType
+
+if TYPE_CHECKING:
+    from ..frontend.parser import Parser
+    from ..launch_context import LaunchContext
 
 
 @expose_action('group')
@@ -32,7 +36,7 @@ class GroupAction(Action):
                  forwarding: bool = True,
                  launch_configurations: Optional[Dict[SomeSubstitutionsType,
                                                       SomeSubstitutionsType]] = None,
-                 **left_over_kwargs) -> None:
+                 **left_over_kwargs: Any) -> None:
         """Create the action."""
         super().__init__(**left_over_kwargs)
         self.__actions = list(actions)
@@ -41,7 +45,7 @@ class GroupAction(Action):
         self.__launch_configurations = dict(launch_configurations or {})
 
     @classmethod
-    def parse(cls, entity, parser):
+    def parse(cls, entity: 'Entity', parser: 'Parser') -> Tuple[Type['Action'], Dict[str, Any]]:
         """Parse ``<group scoped forwarding><keep name value/>actions</group>``."""
         _, kwargs = super().parse(entity, parser)
         scoped = entity.get_attr('scoped', data_type=bool, optional=True)
@@ -75,12 +79,14 @@ class GroupAction(Action):
         """Return the actions of the group."""
         return list(self.__actions) if self.condition is None else []
 
-    def describe_conditional_sub_entities(self):
+    def describe_conditional_sub_entities(
+        self
+    ) -> List[Tuple[Text, Iterable[LaunchDescriptionEntity]]]:
         """Return the actions of the group when it has a condition."""
         if self.condition is None:
             return []
         return [('Conditionally included actions', list(self.__actions))]
 
-    def execute(self, context) -> Optional[List[LaunchDescriptionEntity]]:
+    def execute(self, context: 'LaunchContext') -> Optional[List[LaunchDescriptionEntity]]:
         """Return the entities of the group."""
         return self.get_sub_entities()

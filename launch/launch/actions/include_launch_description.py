@@ -2,18 +2,21 @@
 """IncludeLaunchDescription: include another launch description (file)."""
 
 import os
-from typing import Iterable, List, Optional, Text, Tuple, Union
+from typing import Any, Dict, Iterable, List, Optional, Text, Tuple, Type, TYPE_CHECKING, Union
 
 from .set_launch_configuration import SetLaunchConfiguration
 from ..action import Action
-from ..frontend import Entity
-from ..frontend import expose_action
+from ..frontend.entity import Entity
+from ..frontend.expose import expose_action
 from ..launch_context import LaunchContext
 from ..launch_description import LaunchDescription
 from ..launch_description_entity import LaunchDescriptionEntity
 from ..launch_description_source import LaunchDescriptionSource
 from ..some_substitutions_type import SomeSubstitutionsType
 from ..utilities import normalize_to_list_of_substitutions, perform_substitutions
+
+if TYPE_CHECKING:
+    from ..frontend.parser import Parser
 
 
 @expose_action('include')
@@ -32,23 +35,25 @@ class IncludeLaunchDescription(Action):
                                                         SomeSubstitutionsType], *,
                  launch_arguments: Optional[Iterable[Tuple[SomeSubstitutionsType,
                                                            SomeSubstitutionsType]]] = None,
-                 **kwargs) -> None:
+                 **kwargs: Any) -> None:
         """Create the action."""
         super().__init__(**kwargs)
         if isinstance(launch_description_source, LaunchDescription):
             launch_description_source = LaunchDescriptionSource(launch_description_source)
         elif not isinstance(launch_description_source, LaunchDescriptionSource):
-            from ..launch_description_sources import AnyLaunchDescriptionSource
+            from ..launch_description_sources.any_launch_description_source import (
+                AnyLaunchDescriptionSource)
             launch_description_source = AnyLaunchDescriptionSource(launch_description_source)
         self.__launch_description_source = launch_description_source
         self.__launch_arguments = list(launch_arguments) if launch_arguments is not None \
             else []
 
     @classmethod
-    def parse(cls, entity, parser):
+    def parse(cls, entity: 'Entity', parser: 'Parser') -> Tuple[Type['Action'], Dict[str, Any]]:
         """Parse ``<include file><arg name value/></include>``."""
         _, kwargs = super().parse(entity, parser)
-        from ..launch_description_sources import AnyLaunchDescriptionSource
+        from ..launch_description_sources.any_launch_description_source import (
+            AnyLaunchDescriptionSource)
         kwargs['launch_description_source'] = AnyLaunchDescriptionSource(
             parser.parse_substitution(entity.get_attr('file')))
         args = entity.get_attr('arg', data_type=List[Entity], optional=True)
@@ -94,7 +99,7 @@ class IncludeLaunchDescription(Action):
         except Exception:   # noqa: B902 - best effort
             return []
 
-    def execute(self, context) -> List[LaunchDescriptionEntity]:
+    def execute(self, context: 'LaunchContext') -> List[LaunchDescriptionEntity]:
         """Load the description; set the arguments, then visit it."""
         launch_description = self.__launch_description_source.get_launch_description(context)
         context.extend_locals({'current_launch_file_path': self._get_launch_file()})

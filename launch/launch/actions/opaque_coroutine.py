@@ -5,7 +5,7 @@ import asyncio
 from typing import Any, Callable, Coroutine, Dict, Iterable, List, Optional, Text
 
 from ..action import Action
-from ..event_handlers import OnShutdown
+from ..event_handlers.on_shutdown import OnShutdown
 from ..launch_description_entity import LaunchDescriptionEntity
 
 

@@ -1,10 +1,13 @@
 # SPDX-License-Identifier: Apache-2.0
 """OpaqueFunction: call a Python function when executed."""
 
-from typing import Any, Callable, Dict, Iterable, List, Optional, Text
+from typing import Any, Callable, Dict, Iterable, List, Optional, Text, TYPE_CHECKING
 
 from ..action import Action
 from ..launch_description_entity import LaunchDescriptionEntity
+
+if TYPE_CHECKING:
+    from ..launch_context import LaunchContext
 
 
 class OpaqueFunction(Action):
@@ -16,7 +19,7 @@ class OpaqueFunction(Action):
 
     def __init__(self, *, function: Callable[..., Optional[List[LaunchDescriptionEntity]]],
                  args: Optional[Iterable[Any]] = None,
-                 kwargs: Optional[Dict[Text, Any]] = None, **left_over_kwargs) -> None:
+                 kwargs: Optional[Dict[Text, Any]] = None, **left_over_kwargs: Any) -> None:
         """Create the action."""
         super().__init__(**left_over_kwargs)
         if not callable(function):
@@ -27,10 +30,10 @@ class OpaqueFunction(Action):
         self.__kwargs = dict(kwargs) if kwargs is not None else {}
 
     @property
-    def function(self) -> Callable:
+    def function(self) -> Callable[..., Optional[List[LaunchDescriptionEntity]]]:
         """Getter for function."""
         return self.__function
 
-    def execute(self, context) -> Optional[List[LaunchDescriptionEntity]]:
+    def execute(self, context: 'LaunchContext') -> Optional[List[LaunchDescriptionEntity]]:
         """Call the function."""
         return self.__function(context, *self.__args, **self.__kwargs)

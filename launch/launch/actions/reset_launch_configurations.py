@@ -1,12 +1,17 @@
 # SPDX-License-Identifier: Apache-2.0
 """ResetLaunchConfigurations: clear the launch configurations, keeping some."""
 
-from typing import Dict, List, Optional
+from typing import Any, Dict, List, Optional, Tuple, Type, TYPE_CHECKING
 
 from ..action import Action
-from ..frontend import Entity, expose_action
+from ..frontend.entity import Entity
+from ..frontend.expose import expose_action
 from ..some_substitutions_type import SomeSubstitutionsType
 from ..utilities import normalize_to_list_of_substitutions, perform_substitutions
+
+if TYPE_CHECKING:
+    from ..frontend.parser import Parser
+    from ..launch_context import LaunchContext
 
 
 @expose_action('reset')
@@ -19,13 +24,13 @@ class ResetLaunchConfigurations(Action):
 
     def __init__(self, launch_configurations: Optional[Dict[SomeSubstitutionsType,
                                                             SomeSubstitutionsType]] = None,
-                 **kwargs) -> None:
+                 **kwargs: Any) -> None:
         """Create the action."""
         super().__init__(**kwargs)
         self.__launch_configurations = launch_configurations
 
     @classmethod
-    def parse(cls, entity, parser):
+    def parse(cls, entity: 'Entity', parser: 'Parser') -> Tuple[Type['Action'], Dict[str, Any]]:
         """Parse ``<reset><keep name value/>...</reset>``."""
         _, kwargs = super().parse(entity, parser)
         keep = entity.get_attr('keep', data_type=List[Entity], optional=True)
@@ -35,7 +40,7 @@ class ResetLaunchConfigurations(Action):
                 parser.parse_substitution(e.get_attr('value')) for e in keep}
         return cls, kwargs
 
-    def execute(self, context) -> None:
+    def execute(self, context: 'LaunchContext') -> None:
         """Reset the configurations."""
         kept = {}
         for name, value in (self.__launch_configurations or {}).items():

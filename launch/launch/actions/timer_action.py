@@ -2,17 +2,24 @@
 """TimerAction: run actions after a period."""
 
 import asyncio
-from typing import Any, Dict, Iterable, List, Optional, Union
+from typing import (Any, Dict, Iterable, List, Optional, Text, Tuple, Type, TYPE_CHECKING,
+                    Union)
 
 from ..action import Action
 from ..event import Event
 from ..event_handler import BaseEventHandler
-from ..event_handlers import OnShutdown
+from ..event_handlers.on_shutdown import OnShutdown
 from ..events import TimerEvent
-from ..frontend import expose_action
+from ..frontend.expose import expose_action
 from ..launch_description_entity import LaunchDescriptionEntity
 from ..some_substitutions_type import SomeSubstitutionsType
+from ..substitution import Substitution
 from ..utilities import normalize_to_list_of_substitutions, perform_substitutions
+
+if TYPE_CHECKING:
+    from ..frontend.entity import Entity
+    from ..frontend.parser import Parser
+    from ..launch_context import LaunchContext
 
 
 class _OnTimer(BaseEventHandler):
@@ -24,7 +31,7 @@ class _OnTimer(BaseEventHandler):
         self.__timer = timer
         self.__locals = context_locals
 
-    def handle(self, event: Event, context) -> List[LaunchDescriptionEntity]:
+    def handle(self, event: Event, context: 'LaunchContext') -> List[LaunchDescriptionEntity]:
         super().handle(event, context)
         context.extend_locals(self.__locals)
         return self.__timer.actions
@@ -42,19 +49,19 @@ class TimerAction(Action):
     def __init__(self, *, period: Union[float, SomeSubstitutionsType],
                  actions: Iterable[LaunchDescriptionEntity],
                  cancel_on_shutdown: Union[bool, SomeSubstitutionsType] = True,
-                 **kwargs) -> None:
+                 **kwargs: Any) -> None:
         """Create the action."""
         super().__init__(**kwargs)
-        self.__period: Union[float, List[Any]] = float(period) \
+        self.__period: Union[float, List[Substitution]] = float(period) \
             if isinstance(period, (int, float)) else normalize_to_list_of_substitutions(period)
         self.__actions = list(actions)
         self.__cancel_on_shutdown = cancel_on_shutdown
         self.__canceled = False
-        self.__canceled_future: Optional[asyncio.Future] = None
-        self.__completed_future: Optional[asyncio.Future] = None
+        self.__canceled_future: Optional['asyncio.Future[Any]'] = None
+        self.__completed_future: Optional['asyncio.Future[Any]'] = None
 
     @classmethod
-    def parse(cls, entity, parser):
+    def parse(cls, entity: 'Entity', parser: 'Parser') -> Tuple[Type['Action'], Dict[str, Any]]:
         """Parse ``<timer period>actions</timer>``."""
         _, kwargs = super().parse(entity, parser)
         kwargs['period'] = parser.parse_if_substitutions(
@@ -63,7 +70,7 @@ class TimerAction(Action):
         return cls, kwargs
 
     @property
-    def period(self) -> Union[float, List[Any]]:
+    def period(self) -> Union[float, List[Substitution]]:
         """Return the period: seconds, or substitutions performed when executed."""
         return self.__period
 
@@ -72,7 +79,9 @@ class TimerAction(Action):
         """Getter for the actions."""
         return self.__actions
 
-    def describe_conditional_sub_entities(self):
+    def describe_conditional_sub_entities(
+        self
+    ) -> List[Tuple[Text, Iterable[LaunchDescriptionEntity]]]:
         """Return the actions, run only if the timer fires."""
         period = self.__period if isinstance(self.__period, float) \
             else ' + '.join(s.describe() for s in self.__period)
@@ -84,7 +93,9 @@ class TimerAction(Action):
         if self.__canceled_future is not None and not self.__canceled_future.done():
             self.__canceled_future.set_result(True)
 
-    def _period_elapsed(self, context, period: float) -> Optional[asyncio.Future]:
+    def _period_elapsed(
+        self, context: 'LaunchContext', period: float
+    ) -> Optional['asyncio.Future[Any]']:
         """
         Return a future done when ``period`` has passed, None for the system clock's seconds.
 
@@ -94,7 +105,7 @@ class TimerAction(Action):
         """
         return None
 
-    async def __wait_and_fire(self, context, period: float) -> None:
+    async def __wait_and_fire(self, context: 'LaunchContext', period: float) -> None:
         assert self.__canceled_future is not None and self.__completed_future is not None
         try:
             elapsed = self._period_elapsed(context, period)
@@ -113,7 +124,7 @@ class TimerAction(Action):
             if not self.__completed_future.done():
                 self.__completed_future.set_result(None)
 
-    def execute(self, context) -> None:
+    def execute(self, context: 'LaunchContext') -> None:
         """Start the timer."""
         if self.__canceled:
             return None
@@ -121,6 +132,7 @@ class TimerAction(Action):
         period = self.__period if isinstance(self.__period, float) \
             else float(perform_substitutions(context, self.__period))
         loop = context.asyncio_loop
+        assert loop is not None     # executed in a running launch
         self.__canceled_future = loop.create_future()
         self.__completed_future = loop.create_future()
         context.add_completion_future(self.__completed_future)
@@ -130,6 +142,6 @@ class TimerAction(Action):
         loop.create_task(self.__wait_and_fire(context, period))
         return None
 
-    def get_asyncio_future(self) -> Optional[asyncio.Future]:
+    def get_asyncio_future(self) -> Optional['asyncio.Future[Any]']:
         """Return the future done when the timer fired or was canceled."""
         return self.__completed_future

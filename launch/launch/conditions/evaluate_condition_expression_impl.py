@@ -1,17 +1,22 @@
 # SPDX-License-Identifier: Apache-2.0
 """evaluate_condition_expression: substitutions that expand to true/1 or false/0."""
 
-from typing import List
+from typing import List, TYPE_CHECKING
 
 from .invalid_condition_expression_error import InvalidConditionExpressionError
 from ..substitution import Substitution
-from ..utilities import perform_substitutions
+from ..utilities.perform_substitutions_impl import perform_substitutions
+
+if TYPE_CHECKING:
+    from ..launch_context import LaunchContext
 
 VALID_TRUE_EXPRESSIONS = ['true', '1']
 VALID_FALSE_EXPRESSIONS = ['false', '0']
 
 
-def evaluate_condition_expression(context, expression: List[Substitution]) -> bool:
+def evaluate_condition_expression(
+    context: 'LaunchContext', expression: List[Substitution]
+) -> bool:
     """
     Expand ``expression`` and return it as a bool.
 

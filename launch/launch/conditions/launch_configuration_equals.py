@@ -1,12 +1,16 @@
 # SPDX-License-Identifier: Apache-2.0
 """LaunchConfigurationEquals: a launch configuration has (or lacks) a value."""
 
-from typing import Optional, Text
+from typing import Optional, Text, TYPE_CHECKING
 import warnings
 
 from ..condition import Condition
 from ..some_substitutions_type import SomeSubstitutionsType
-from ..utilities import normalize_to_list_of_substitutions, perform_substitutions
+from ..utilities.normalize_to_list_of_substitutions_impl import normalize_to_list_of_substitutions
+from ..utilities.perform_substitutions_impl import perform_substitutions
+
+if TYPE_CHECKING:
+    from ..launch_context import LaunchContext
 
 
 class LaunchConfigurationEquals(Condition):
@@ -30,7 +34,7 @@ class LaunchConfigurationEquals(Condition):
             else normalize_to_list_of_substitutions(expected_value)
         super().__init__(predicate=self._predicate_func)
 
-    def _predicate_func(self, context) -> bool:
+    def _predicate_func(self, context: 'LaunchContext') -> bool:
         expected = None if self.__expected is None \
             else perform_substitutions(context, self.__expected)
         return context.launch_configurations.get(self.__name) == expected

@@ -1,10 +1,13 @@
 # SPDX-License-Identifier: Apache-2.0
 """LaunchConfigurationNotEquals: a launch configuration differs from a value."""
 
-from typing import Optional, Text
+from typing import Optional, Text, TYPE_CHECKING
 
 from .launch_configuration_equals import LaunchConfigurationEquals
 from ..some_substitutions_type import SomeSubstitutionsType
+
+if TYPE_CHECKING:
+    from ..launch_context import LaunchContext
 
 
 class LaunchConfigurationNotEquals(LaunchConfigurationEquals):
@@ -19,5 +22,5 @@ class LaunchConfigurationNotEquals(LaunchConfigurationEquals):
         """Create the condition."""
         super().__init__(launch_configuration_name, expected_value)
 
-    def _predicate_func(self, context) -> bool:
+    def _predicate_func(self, context: 'LaunchContext') -> bool:
         return not super()._predicate_func(context)

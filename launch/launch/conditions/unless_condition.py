@@ -1,12 +1,15 @@
 # SPDX-License-Identifier: Apache-2.0
 """UnlessCondition: true when its expression expands to false or 0."""
 
-from typing import Text
+from typing import Text, TYPE_CHECKING
 
 from .evaluate_condition_expression_impl import evaluate_condition_expression
 from ..condition import Condition
 from ..some_substitutions_type import SomeSubstitutionsType
-from ..utilities import normalize_to_list_of_substitutions
+from ..utilities.normalize_to_list_of_substitutions_impl import normalize_to_list_of_substitutions
+
+if TYPE_CHECKING:
+    from ..launch_context import LaunchContext
 
 
 class UnlessCondition(Condition):
@@ -17,7 +20,7 @@ class UnlessCondition(Condition):
         self.__predicate_expression = normalize_to_list_of_substitutions(predicate_expression)
         super().__init__(predicate=self._predicate_func)
 
-    def _predicate_func(self, context) -> bool:
+    def _predicate_func(self, context: 'LaunchContext') -> bool:
         return not evaluate_condition_expression(context, self.__predicate_expression)
 
     def describe(self) -> Text:

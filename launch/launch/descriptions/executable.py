@@ -5,12 +5,16 @@ import os
 import re
 import shlex
 import threading
-from typing import Dict, Iterable, List, Optional, Text, Tuple
+from typing import Dict, Iterable, List, Optional, Text, Tuple, TYPE_CHECKING
 
 from ..some_substitutions_type import SomeSubstitutionsType
 from ..substitution import Substitution
 from ..substitutions import LaunchConfiguration
 from ..utilities import normalize_to_list_of_substitutions, perform_substitutions
+
+if TYPE_CHECKING:
+    from ..action import Action
+    from ..launch_context import LaunchContext
 
 _counter_lock = threading.Lock()
 _counter = 0
@@ -88,12 +92,12 @@ class Executable:
         return self.__cwd
 
     @property
-    def env(self):
+    def env(self) -> Optional[List[Tuple[List[Substitution], List[Substitution]]]]:
         """Getter for env."""
         return self.__env
 
     @property
-    def additional_env(self):
+    def additional_env(self) -> Optional[List[Tuple[List[Substitution], List[Substitution]]]]:
         """Getter for additional_env."""
         return self.__additional_env
 
@@ -117,7 +121,7 @@ class Executable:
         """Return the process's environment, after prepare."""
         return self.__final_env
 
-    def prepare(self, context, action=None) -> None:
+    def prepare(self, context: 'LaunchContext', action: Optional['Action'] = None) -> None:
         """Perform the substitutions and name the process."""
         cmd = [perform_substitutions(context, part) for part in self.__cmd]
         if not cmd or not cmd[0]:

@@ -2,12 +2,16 @@
 """OnActionEventBase: handle one kind of event of one action, or of any action."""
 
 import collections.abc
-from typing import Callable, List, Optional, Text, Tuple, Type
+from typing import Any, Callable, List, Optional, Text, Tuple, Type, TYPE_CHECKING, Union
 
 from ..event import Event
 from ..event_handler import BaseEventHandler
 from ..launch_description_entity import LaunchDescriptionEntity
 from ..some_entities_type import SomeEntitiesType
+
+if TYPE_CHECKING:
+    from ..action import Action
+    from ..launch_context import LaunchContext
 
 
 class OnActionEventBase(BaseEventHandler):
@@ -18,8 +22,10 @@ class OnActionEventBase(BaseEventHandler):
     ``on_event``: entities to return, or a callable ``(event, context)`` returning them.
     """
 
-    def __init__(self, *, action_matcher, on_event, target_event_cls: Type[Event],
-                 target_action_cls: type, **kwargs) -> None:
+    def __init__(self, *, action_matcher: Optional[Union[Callable[[Any], bool], 'Action']],
+                 on_event: Union[SomeEntitiesType, Callable[..., Optional[SomeEntitiesType]]],
+                 target_event_cls: Type[Event],
+                 target_action_cls: type, **kwargs: Any) -> None:
         """Create the handler."""
         if not (isinstance(target_event_cls, type) and issubclass(target_event_cls, Event)):
             raise TypeError("'target_event_cls' must be a subclass of 'Event'")
@@ -35,14 +41,14 @@ class OnActionEventBase(BaseEventHandler):
             if not isinstance(event, target_event_cls):
                 return False
             if callable(action_matcher):
-                return bool(action_matcher(event.action))
+                return bool(action_matcher(getattr(event, 'action')))
             if isinstance(action_matcher, target_action_cls):
-                return event.action is action_matcher
+                return getattr(event, 'action') is action_matcher
             return True
 
         super().__init__(matcher=matcher, **kwargs)
         self.__entities: List[LaunchDescriptionEntity] = []
-        self.__on_event: Optional[Callable] = None
+        self.__on_event: Optional[Callable[..., Optional[SomeEntitiesType]]] = None
         if callable(on_event) and not isinstance(on_event, LaunchDescriptionEntity):
             self.__on_event = on_event
         elif isinstance(on_event, LaunchDescriptionEntity):
@@ -57,7 +63,7 @@ class OnActionEventBase(BaseEventHandler):
         elif on_event is not None:
             raise TypeError('on_event must be entities or a callable')
 
-    def handle(self, event: Event, context) -> Optional[SomeEntitiesType]:
+    def handle(self, event: Event, context: 'LaunchContext') -> Optional[SomeEntitiesType]:
         """Return the entities, or what the callable returns."""
         super().handle(event, context)
         if self.__entities:
@@ -66,7 +72,10 @@ class OnActionEventBase(BaseEventHandler):
             return self._call(self.__on_event, event, context)
         return None
 
-    def _call(self, function: Callable, event: Event, context) -> Optional[SomeEntitiesType]:
+    def _call(
+        self, function: Callable[..., Optional[SomeEntitiesType]], event: Event,
+        context: 'LaunchContext'
+    ) -> Optional[SomeEntitiesType]:
         return function(event, context)
 
     def describe(self) -> Tuple[Text, List[SomeEntitiesType]]:

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """OnShutdown: handle the Shutdown event."""
 
-from typing import Callable, List, Optional, Text, Tuple, Union
+from typing import Any, Callable, List, Optional, Text, Tuple, TYPE_CHECKING, Union
 
 from ..event import Event
 from ..event_handler import BaseEventHandler
@@ -9,17 +9,20 @@ from ..events import Shutdown
 from ..launch_description_entity import LaunchDescriptionEntity
 from ..some_entities_type import SomeEntitiesType
 
+if TYPE_CHECKING:
+    from ..launch_context import LaunchContext
+
 
 class OnShutdown(BaseEventHandler):
     """On shutdown, do ``on_shutdown``: entities, or a callable ``(event, context)``."""
 
     def __init__(self, *, on_shutdown: Union[SomeEntitiesType, Callable[..., Optional[
-            SomeEntitiesType]]], **kwargs) -> None:
+            SomeEntitiesType]]], **kwargs: Any) -> None:
         """Create the handler."""
         super().__init__(matcher=lambda event: isinstance(event, Shutdown), **kwargs)
         self.__on_shutdown = on_shutdown
 
-    def handle(self, event: Event, context) -> Optional[SomeEntitiesType]:
+    def handle(self, event: Event, context: 'LaunchContext') -> Optional[SomeEntitiesType]:
         """Return the entities, or what the callable returns."""
         super().handle(event, context)
         if callable(self.__on_shutdown) and \

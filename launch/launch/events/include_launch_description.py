@@ -2,6 +2,7 @@
 """IncludeLaunchDescription: an event asking launch to include a launch description."""
 
 from ..event import Event
+from ..launch_description_entity import LaunchDescriptionEntity
 
 
 class IncludeLaunchDescription(Event):
@@ -9,11 +10,11 @@ class IncludeLaunchDescription(Event):
 
     name = 'launch.events.IncludeLaunchDescription'
 
-    def __init__(self, launch_description) -> None:
+    def __init__(self, launch_description: LaunchDescriptionEntity) -> None:
         """Create the event."""
         self.__launch_description = launch_description
 
     @property
-    def launch_description(self):
+    def launch_description(self) -> LaunchDescriptionEntity:
         """Getter for launch_description."""
         return self.__launch_description

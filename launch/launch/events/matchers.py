@@ -4,6 +4,6 @@
 from typing import Callable
 
 
-def matches_action(target_action) -> Callable[[object], bool]:
+def matches_action(target_action: object) -> Callable[[object], bool]:
     """Return a matcher of exactly ``target_action`` (by identity)."""
     return lambda action: action is target_action

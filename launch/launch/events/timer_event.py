@@ -1,7 +1,12 @@
 # SPDX-License-Identifier: Apache-2.0
 """TimerEvent: a TimerAction's period has passed."""
 
+from typing import TYPE_CHECKING
+
 from ..event import Event
+
+if TYPE_CHECKING:
+    from ..actions.timer_action import TimerAction
 
 
 class TimerEvent(Event):
@@ -9,11 +14,11 @@ class TimerEvent(Event):
 
     name = 'launch.events.TimerEvent'
 
-    def __init__(self, *, timer_action) -> None:
+    def __init__(self, *, timer_action: 'TimerAction') -> None:
         """Create the event."""
         self.__timer_action = timer_action
 
     @property
-    def timer_action(self):
+    def timer_action(self) -> 'TimerAction':
         """Getter for timer_action."""
         return self.__timer_action

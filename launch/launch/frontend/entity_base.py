@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """The attribute reading both frontends share: types, lists, children, unread attributes."""
 
-from typing import Any, Dict, List, Optional, Set, Text
+from typing import Any, Dict, List, Optional, Sequence, Set, Text
 
 from .entity import Entity
 from .type_utils import coerce_scalar, is_list_type, list_item_type
@@ -16,7 +16,7 @@ class MappingEntity(Entity):
     """
 
     def __init__(self, type_name: Text, attributes: Dict[Text, Any],
-                 children: List['MappingEntity'], location: Text,
+                 children: Sequence['MappingEntity'], location: Text,
                  parent: Optional['MappingEntity'] = None) -> None:
         """Create the entity."""
         self._type_name = type_name

@@ -3,7 +3,7 @@
 
 import importlib.metadata
 import os
-from typing import Dict, List, Set, Text, Tuple, Type
+from typing import Any, Dict, IO, List, Set, Text, Tuple, Type, Union
 
 from .entity import Entity
 from .expose import instantiate_action
@@ -18,7 +18,11 @@ _EXTENSION_GROUP = 'launch.frontend.launch_extension'
 _PARSER_GROUP = 'launch.frontend.parser'
 
 
-def _entry_points(group: Text):
+# a launch file: its path, or the open file (text or binary)
+LaunchFileType = Union[Text, IO[Any]]
+
+
+def _entry_points(group: Text) -> importlib.metadata.EntryPoints:
     return importlib.metadata.entry_points().select(group=group)
 
 
@@ -71,7 +75,7 @@ class Parser:
         self.load_launch_extensions()
         return parse_substitution(value)
 
-    def parse_if_substitutions(self, value):
+    def parse_if_substitutions(self, value: Any) -> Any:
         """Return substitutions for text containing ``$(``, else the value unchanged."""
         self.load_launch_extensions()
         return parse_if_substitutions(value)
@@ -117,7 +121,7 @@ class Parser:
                 if extension in parser.extensions]
 
     @classmethod
-    def load(cls, file) -> Tuple[Entity, 'Parser']:
+    def load(cls, file: LaunchFileType) -> Tuple[Entity, 'Parser']:
         """Return the root entity of a launch file (a path or an open file) and a parser."""
         cls.load_parser_implementations()
         name = file if isinstance(file, str) else getattr(file, 'name', '')

@@ -6,7 +6,7 @@ from typing import Callable, List, Text
 
 from .frontend_launch_file_utilities import get_launch_description_from_frontend_launch_file
 from .python_launch_file_utilities import get_launch_description_from_python_launch_file
-from ..frontend import Parser
+from ..frontend.parser import Parser
 from ..invalid_launch_file_error import InvalidLaunchFileError
 from ..launch_description import LaunchDescription
 

@@ -33,4 +33,5 @@ def get_launch_description_from_python_launch_file(
         raise InvalidPythonLaunchFileError(
             f"launch file at '{python_launch_file_path}' does not contain the required "
             "function 'generate_launch_description()'")
-    return module.generate_launch_description()
+    description: LaunchDescription = module.generate_launch_description()
+    return description

@@ -16,9 +16,15 @@ import logging
 import os
 import socket
 import sys
-from typing import Dict, List, Optional, Tuple
+from typing import cast, Dict, Iterable, List, Literal, Mapping, Optional, Set, Tuple, Union
 
 from . import handlers
+
+# the style of a logging.Formatter's format string
+_FormatStyle = Literal['%', '{', '$']
+# a process's output configuration: an alias ('screen', 'log', ...) or a dict of sources
+# ('stdout', 'stderr', 'both') to destinations ('screen', 'log', 'own_log')
+OutputConfig = Union[str, Mapping[str, Union[str, Iterable[str]]]]
 
 __all__ = ['get_logger', 'get_output_loggers', 'handlers', 'launch_config',
            'log_launch_config', 'reset']
@@ -113,7 +119,7 @@ class LaunchConfig:
         elif screen_format == 'default_with_timestamp':
             screen_format, screen_style = _LOG_DEFAULT, '{'
         self.screen_formatter = None if screen_format is None else logging.Formatter(
-            screen_format, style=screen_style or '%')
+            screen_format, style=cast(_FormatStyle, screen_style or '%'))
         if self.screen_handler is not None:
             self.screen_handler.setFormatter(self.screen_formatter)
 
@@ -126,7 +132,7 @@ class LaunchConfig:
         if log_format == 'default':
             log_format, log_style = _LOG_DEFAULT, '{'
         self.file_formatter = None if log_format is None else logging.Formatter(
-            log_format, style=log_style or '%')
+            log_format, style=cast(_FormatStyle, log_style or '%'))
         for handler in self.file_handlers.values():
             handler.setFormatter(self.file_formatter)
 
@@ -229,8 +235,8 @@ _OUTPUT_ALIASES = {
 }
 
 
-def _normalize_output_configuration(config) -> Dict[str, set]:
-    normalized: Dict[str, set] = {'both': set(), 'stdout': set(), 'stderr': set()}
+def _normalize_output_configuration(config: OutputConfig) -> Dict[str, Set[str]]:
+    normalized: Dict[str, Set[str]] = {'both': set(), 'stdout': set(), 'stderr': set()}
     if isinstance(config, str):
         if config not in _OUTPUT_ALIASES:
             raise ValueError(f'{config} is not a valid standard output config i.e. '
@@ -241,20 +247,20 @@ def _normalize_output_configuration(config) -> Dict[str, set]:
             if source not in ('stdout', 'stderr', 'both'):
                 raise ValueError(f'{source} is not a valid output source i.e. '
                                  '"stdout", "stderr" or "both"')
-            destinations = {destinations} if isinstance(destinations, str) \
+            targets = {destinations} if isinstance(destinations, str) \
                 else set(destinations)
-            for destination in destinations:
+            for destination in targets:
                 if destination not in ('screen', 'log', 'own_log'):
                     raise ValueError(f'{destination} is not a valid output destination i.e. '
                                      '"screen", "log" or "own_log"')
-            normalized[source] = destinations
+            normalized[source] = targets
     else:
         raise ValueError(f'{config} is not a valid output configuration')
     return normalized
 
 
 def get_output_loggers(process_name: str,
-                       output_config) -> Tuple[logging.Logger, logging.Logger]:
+                       output_config: OutputConfig) -> Tuple[logging.Logger, logging.Logger]:
     """
     Return the (stdout, stderr) loggers of the process ``process_name``.
 

@@ -2,10 +2,20 @@
 """Logging handlers that format each logger's records with that logger's own formatter."""
 
 import logging
-from typing import Dict, Optional
+import os
+import sys
+from typing import Dict, Optional, Protocol, Union
 
 
-class _PerLoggerFormatting:
+class TextStream(Protocol):
+    """What a StreamHandler writes to: a ``write(text)`` (sys.stderr, launch's stdout)."""
+
+    def write(self, text: str, /) -> object:
+        """Write ``text``."""
+        ...
+
+
+class _PerLoggerFormatting(logging.Handler):
     """Mixin: ``setFormatterFor(logger, formatter)`` overrides the handler's formatter."""
 
     def _init_per_logger(self) -> None:
@@ -23,22 +33,23 @@ class _PerLoggerFormatting:
         formatter = self._formatters.get(record.name)
         if formatter is not None:
             return formatter.format(record)
-        return super().format(record)   # type: ignore[misc]
+        return super().format(record)
 
 
-class StreamHandler(_PerLoggerFormatting, logging.StreamHandler):
+class StreamHandler(_PerLoggerFormatting, logging.StreamHandler[TextStream]):
     """logging.StreamHandler with per-logger formatters."""
 
-    def __init__(self, stream=None) -> None:
+    def __init__(self, stream: Optional[TextStream] = None) -> None:
         """Create the handler on ``stream`` (default stderr)."""
-        logging.StreamHandler.__init__(self, stream)
+        logging.StreamHandler.__init__(self, sys.stderr if stream is None else stream)
         self._init_per_logger()
 
 
 class FileHandler(_PerLoggerFormatting, logging.FileHandler):
     """logging.FileHandler with per-logger formatters."""
 
-    def __init__(self, filename, mode='a', encoding=None, delay=False) -> None:
+    def __init__(self, filename: Union[str, 'os.PathLike[str]'], mode: str = 'a',
+                 encoding: Optional[str] = None, delay: bool = False) -> None:
         """Create the handler on the file ``filename``."""
         logging.FileHandler.__init__(self, filename, mode, encoding, delay)
         self._init_per_logger()

@@ -5,11 +5,14 @@ import os
 import random
 import re
 import socket
-from typing import List, Text
+from typing import Any, Dict, List, Sequence, Text, Tuple, Type, TYPE_CHECKING
 
 from ..frontend.expose import expose_substitution
 from ..some_substitutions_type import SomeSubstitutionsType
 from ..substitution import Substitution
+
+if TYPE_CHECKING:
+    from ..launch_context import LaunchContext
 
 
 @expose_substitution('anon')
@@ -23,12 +26,15 @@ class AnonName(Substitution):
 
     def __init__(self, name: SomeSubstitutionsType) -> None:
         """Create the substitution."""
-        from ..utilities import normalize_to_list_of_substitutions
+        from ..utilities.normalize_to_list_of_substitutions_impl import (
+            normalize_to_list_of_substitutions)
         super().__init__()
         self.__name = normalize_to_list_of_substitutions(name)
 
     @classmethod
-    def parse(cls, data):
+    def parse(
+        cls, data: Sequence[SomeSubstitutionsType]
+    ) -> Tuple[Type['Substitution'], Dict[str, Any]]:
         """Parse the arguments of the substitution in a frontend file."""
         if not 1 <= len(data) <= 1:
             raise TypeError(f'{cls.__name__} takes 1 argument(s), got {len(data)}')
@@ -49,9 +55,9 @@ class AnonName(Substitution):
         host = re.sub(r'[^A-Za-z0-9_]', '_', socket.gethostname())
         return f'{name}_{host}_{os.getpid()}_{random.randint(0, 2 ** 63)}'
 
-    def perform(self, context) -> Text:
+    def perform(self, context: 'LaunchContext') -> Text:
         """Return the unique name of ``name`` in this launch."""
-        from ..utilities import perform_substitutions
+        from ..utilities.perform_substitutions_impl import perform_substitutions
         name = perform_substitutions(context, self.__name)
         key = 'anon' + name
         if key not in context.launch_configurations:

@@ -1,17 +1,20 @@
 # SPDX-License-Identifier: Apache-2.0
 """NotSubstitution, AndSubstitution, OrSubstitution, AnySubstitution, AllSubstitution."""
 
-from typing import List, Text
+from typing import Any, Dict, List, Sequence, Text, Tuple, Type, TYPE_CHECKING
 
 from .substitution_failure import SubstitutionFailure
 from ..frontend.expose import expose_substitution
 from ..some_substitutions_type import SomeSubstitutionsType
 from ..substitution import Substitution
 
+if TYPE_CHECKING:
+    from ..launch_context import LaunchContext
 
-def _as_bool(context, value: List[Substitution], what: Text) -> bool:
-    from ..conditions import evaluate_condition_expression
-    from ..conditions import InvalidConditionExpressionError
+
+def _as_bool(context: 'LaunchContext', value: List[Substitution], what: Text) -> bool:
+    from ..conditions.evaluate_condition_expression_impl import evaluate_condition_expression
+    from ..conditions.invalid_condition_expression_error import InvalidConditionExpressionError
     try:
         return evaluate_condition_expression(context, value)
     except InvalidConditionExpressionError as e:
@@ -32,12 +35,15 @@ class NotSubstitution(Substitution):
 
     def __init__(self, value: SomeSubstitutionsType) -> None:
         """Create the substitution."""
-        from ..utilities import normalize_to_list_of_substitutions
+        from ..utilities.normalize_to_list_of_substitutions_impl import (
+            normalize_to_list_of_substitutions)
         super().__init__()
         self.__value = normalize_to_list_of_substitutions(value)
 
     @classmethod
-    def parse(cls, data):
+    def parse(
+        cls, data: Sequence[SomeSubstitutionsType]
+    ) -> Tuple[Type['Substitution'], Dict[str, Any]]:
         """Parse the arguments of the substitution in a frontend file."""
         if len(data) != 1:
             raise TypeError(f'not takes 1 argument, got {len(data)}')
@@ -52,7 +58,7 @@ class NotSubstitution(Substitution):
         """Return a description of this substitution as a string."""
         return f'NotSubstitution({_describe(self.__value)})'
 
-    def perform(self, context) -> Text:
+    def perform(self, context: 'LaunchContext') -> Text:
         """Return the negation."""
         return _text(not _as_bool(context, self.__value, 'NotSubstitution'))
 
@@ -61,13 +67,16 @@ class _Binary(Substitution):
     _name = ''
 
     def __init__(self, left: SomeSubstitutionsType, right: SomeSubstitutionsType) -> None:
-        from ..utilities import normalize_to_list_of_substitutions
+        from ..utilities.normalize_to_list_of_substitutions_impl import (
+            normalize_to_list_of_substitutions)
         super().__init__()
         self.__left = normalize_to_list_of_substitutions(left)
         self.__right = normalize_to_list_of_substitutions(right)
 
     @classmethod
-    def parse(cls, data):
+    def parse(
+        cls, data: Sequence[SomeSubstitutionsType]
+    ) -> Tuple[Type['Substitution'], Dict[str, Any]]:
         """Parse the arguments of the substitution in a frontend file."""
         if len(data) != 2:
             raise TypeError(f'{cls._name} takes 2 arguments, got {len(data)}')
@@ -87,7 +96,7 @@ class _Binary(Substitution):
         """Return a description of this substitution as a string."""
         return f'{self._name}({_describe(self.__left)} {_describe(self.__right)})'
 
-    def _values(self, context):
+    def _values(self, context: 'LaunchContext') -> Tuple[bool, bool]:
         return (_as_bool(context, self.__left, f'{self._name} left'),
                 _as_bool(context, self.__right, f'{self._name} right'))
 
@@ -98,7 +107,7 @@ class AndSubstitution(_Binary):
 
     _name = 'AndSubstitution'
 
-    def perform(self, context) -> Text:
+    def perform(self, context: 'LaunchContext') -> Text:
         """Return the conjunction."""
         left, right = self._values(context)
         return _text(left and right)
@@ -110,7 +119,7 @@ class OrSubstitution(_Binary):
 
     _name = 'OrSubstitution'
 
-    def perform(self, context) -> Text:
+    def perform(self, context: 'LaunchContext') -> Text:
         """Return the disjunction."""
         left, right = self._values(context)
         return _text(left or right)
@@ -119,14 +128,17 @@ class OrSubstitution(_Binary):
 class _Many(Substitution):
     _name = ''
 
-    def __init__(self, *args: SomeSubstitutionsType, **kwargs) -> None:
-        from ..utilities import normalize_to_list_of_substitutions
+    def __init__(self, *args: SomeSubstitutionsType, **kwargs: Any) -> None:
+        from ..utilities.normalize_to_list_of_substitutions_impl import (
+            normalize_to_list_of_substitutions)
         super().__init__()
         args = tuple(kwargs.pop('args', ())) + args
         self.__args = [normalize_to_list_of_substitutions(a) for a in args]
 
     @classmethod
-    def parse(cls, data):
+    def parse(
+        cls, data: Sequence[SomeSubstitutionsType]
+    ) -> Tuple[Type['Substitution'], Dict[str, Any]]:
         """Parse the arguments of the substitution in a frontend file."""
         return cls, {'args': data}
 
@@ -139,7 +151,7 @@ class _Many(Substitution):
         """Return a description of this substitution as a string."""
         return f"{self._name}({' '.join(_describe(a) for a in self.__args)})"
 
-    def _values(self, context) -> List[bool]:
+    def _values(self, context: 'LaunchContext') -> List[bool]:
         return [_as_bool(context, a, self._name) for a in self.__args]
 
 
@@ -149,7 +161,7 @@ class AnySubstitution(_Many):
 
     _name = 'AnySubstitution'
 
-    def perform(self, context) -> Text:
+    def perform(self, context: 'LaunchContext') -> Text:
         """Return whether any is true."""
         return _text(any(self._values(context)))
 
@@ -160,6 +172,6 @@ class AllSubstitution(_Many):
 
     _name = 'AllSubstitution'
 
-    def perform(self, context) -> Text:
+    def perform(self, context: 'LaunchContext') -> Text:
         """Return whether all are true."""
         return _text(all(self._values(context)))

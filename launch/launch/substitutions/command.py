@@ -3,7 +3,7 @@
 
 import shlex
 import subprocess
-from typing import List, Text
+from typing import Any, Dict, List, Sequence, Text, Tuple, Type, TYPE_CHECKING
 
 import launch.logging
 
@@ -11,6 +11,9 @@ from .substitution_failure import SubstitutionFailure
 from ..frontend.expose import expose_substitution
 from ..some_substitutions_type import SomeSubstitutionsType
 from ..substitution import Substitution
+
+if TYPE_CHECKING:
+    from ..launch_context import LaunchContext
 
 _ON_STDERR = ('fail', 'ignore', 'warn', 'capture')
 
@@ -27,13 +30,16 @@ class Command(Substitution):
     def __init__(self, command: SomeSubstitutionsType, *,
                  on_stderr: SomeSubstitutionsType = 'fail') -> None:
         """Create the substitution."""
-        from ..utilities import normalize_to_list_of_substitutions
+        from ..utilities.normalize_to_list_of_substitutions_impl import (
+            normalize_to_list_of_substitutions)
         super().__init__()
         self.__command = normalize_to_list_of_substitutions(command)
         self.__on_stderr = normalize_to_list_of_substitutions(on_stderr)
 
     @classmethod
-    def parse(cls, data):
+    def parse(
+        cls, data: Sequence[SomeSubstitutionsType]
+    ) -> Tuple[Type['Substitution'], Dict[str, Any]]:
         """Parse the arguments of the substitution in a frontend file."""
         if not 1 <= len(data) <= 2:
             raise TypeError(f'{cls.__name__} takes 1 to 2 argument(s), got {len(data)}')
@@ -53,9 +59,9 @@ class Command(Substitution):
         """Return a description of this substitution as a string."""
         return 'Command({})'.format(' + '.join(s.describe() for s in self.__command))
 
-    def perform(self, context) -> Text:
+    def perform(self, context: 'LaunchContext') -> Text:
         """Run the command and return its output."""
-        from ..utilities import perform_substitutions
+        from ..utilities.perform_substitutions_impl import perform_substitutions
         command_str = perform_substitutions(context, self.__command)
         on_stderr = perform_substitutions(context, self.__on_stderr)
         if on_stderr not in _ON_STDERR:

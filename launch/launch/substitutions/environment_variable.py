@@ -1,12 +1,15 @@
 # SPDX-License-Identifier: Apache-2.0
 """EnvironmentVariable: the value of an environment variable."""
 
-from typing import List, Optional, Text
+from typing import Any, Dict, List, Optional, Sequence, Text, Tuple, Type, TYPE_CHECKING
 
 from .substitution_failure import SubstitutionFailure
 from ..frontend.expose import expose_substitution
 from ..some_substitutions_type import SomeSubstitutionsType
 from ..substitution import Substitution
+
+if TYPE_CHECKING:
+    from ..launch_context import LaunchContext
 
 
 @expose_substitution('env')
@@ -20,14 +23,17 @@ class EnvironmentVariable(Substitution):
     def __init__(self, name: SomeSubstitutionsType, *,
                  default_value: Optional[SomeSubstitutionsType] = None) -> None:
         """Create the substitution."""
-        from ..utilities import normalize_to_list_of_substitutions
+        from ..utilities.normalize_to_list_of_substitutions_impl import (
+            normalize_to_list_of_substitutions)
         super().__init__()
         self.__name = normalize_to_list_of_substitutions(name)
         self.__default_value = None if default_value is None \
             else normalize_to_list_of_substitutions(default_value)
 
     @classmethod
-    def parse(cls, data):
+    def parse(
+        cls, data: Sequence[SomeSubstitutionsType]
+    ) -> Tuple[Type['Substitution'], Dict[str, Any]]:
         """Parse the arguments of the substitution in a frontend file."""
         if not 1 <= len(data) <= 2:
             raise TypeError(f'{cls.__name__} takes 1 to 2 argument(s), got {len(data)}')
@@ -47,9 +53,9 @@ class EnvironmentVariable(Substitution):
         """Return a description of this substitution as a string."""
         return 'EnvVar({})'.format(' + '.join(s.describe() for s in self.__name))
 
-    def perform(self, context) -> Text:
+    def perform(self, context: 'LaunchContext') -> Text:
         """Return the variable's value."""
-        from ..utilities import perform_substitutions
+        from ..utilities.perform_substitutions_impl import perform_substitutions
         name = perform_substitutions(context, self.__name)
         value = context.environment.get(name)
         if value is not None:

@@ -2,16 +2,21 @@
 """EqualsSubstitution: 'true' if two values are equal, compared as bools, numbers or text."""
 
 import math
-from typing import Any, Optional, Text
+from typing import Any, Dict, List, Optional, Sequence, Text, Tuple, Type, TYPE_CHECKING
 
 from ..frontend.expose import expose_substitution
 from ..substitution import Substitution
 
+if TYPE_CHECKING:
+    from ..launch_context import LaunchContext
+    from ..some_substitutions_type import SomeSubstitutionsType
+
 _BOOL_TEXT = {'true': True, '1': True, 'false': False, '0': False}
 
 
-def _normalize(value: Any):
-    from ..utilities import normalize_to_list_of_substitutions
+def _normalize(value: Any) -> List['Substitution']:
+    from ..utilities.normalize_to_list_of_substitutions_impl import (
+        normalize_to_list_of_substitutions)
     if value is None:
         return []
     if isinstance(value, bool):
@@ -63,19 +68,21 @@ class EqualsSubstitution(Substitution):
         self.__right = _normalize(right)
 
     @classmethod
-    def parse(cls, data):
+    def parse(
+        cls, data: Sequence['SomeSubstitutionsType']
+    ) -> Tuple[Type['Substitution'], Dict[str, Any]]:
         """Parse the arguments of the substitution in a frontend file."""
         if not 2 <= len(data) <= 2:
             raise TypeError(f'{cls.__name__} takes 2 argument(s), got {len(data)}')
         return cls, {'left': data[0], 'right': data[1]}
 
     @property
-    def left(self):
+    def left(self) -> List['Substitution']:
         """Getter for left."""
         return self.__left
 
     @property
-    def right(self):
+    def right(self) -> List['Substitution']:
         """Getter for right."""
         return self.__right
 
@@ -85,9 +92,9 @@ class EqualsSubstitution(Substitution):
         right = ' + '.join(s.describe() for s in self.__right)
         return f'EqualsSubstitution({left} {right})'
 
-    def perform(self, context) -> Text:
+    def perform(self, context: 'LaunchContext') -> Text:
         """Return 'true' or 'false'."""
-        from ..utilities import perform_substitutions
+        from ..utilities.perform_substitutions_impl import perform_substitutions
         equal = values_equal(perform_substitutions(context, self.__left),
                              perform_substitutions(context, self.__right))
         return 'true' if equal else 'false'

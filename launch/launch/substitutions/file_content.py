@@ -15,7 +15,8 @@ class FileContent(Substitution):
 
     def __init__(self, path: SomeSubstitutionsType) -> None:
         """Create the substitution."""
-        from ..utilities import normalize_to_list_of_substitutions
+        from ..utilities.normalize_to_list_of_substitutions_impl import (
+            normalize_to_list_of_substitutions)
         super().__init__()
         self.__path = normalize_to_list_of_substitutions(path)
 
@@ -37,7 +38,7 @@ class FileContent(Substitution):
 
     def perform(self, context: Any) -> Text:
         """Read the file."""
-        from ..utilities import perform_substitutions
+        from ..utilities.perform_substitutions_impl import perform_substitutions
         path = perform_substitutions(context, self.__path)
         try:
             with open(path, encoding='utf-8') as f:

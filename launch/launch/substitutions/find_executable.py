@@ -2,12 +2,15 @@
 """FindExecutable: the path of an executable on PATH."""
 
 import shutil
-from typing import List, Text
+from typing import Any, Dict, List, Sequence, Text, Tuple, Type, TYPE_CHECKING
 
 from .substitution_failure import SubstitutionFailure
 from ..frontend.expose import expose_substitution
 from ..some_substitutions_type import SomeSubstitutionsType
 from ..substitution import Substitution
+
+if TYPE_CHECKING:
+    from ..launch_context import LaunchContext
 
 
 @expose_substitution('find-exec')
@@ -16,12 +19,15 @@ class FindExecutable(Substitution):
 
     def __init__(self, *, name: SomeSubstitutionsType) -> None:
         """Create the substitution."""
-        from ..utilities import normalize_to_list_of_substitutions
+        from ..utilities.normalize_to_list_of_substitutions_impl import (
+            normalize_to_list_of_substitutions)
         super().__init__()
         self.__name = normalize_to_list_of_substitutions(name)
 
     @classmethod
-    def parse(cls, data):
+    def parse(
+        cls, data: Sequence[SomeSubstitutionsType]
+    ) -> Tuple[Type['Substitution'], Dict[str, Any]]:
         """Parse the arguments of the substitution in a frontend file."""
         if not 1 <= len(data) <= 1:
             raise TypeError(f'{cls.__name__} takes 1 argument(s), got {len(data)}')
@@ -36,9 +42,9 @@ class FindExecutable(Substitution):
         """Return a description of this substitution as a string."""
         return 'FindExec({})'.format(' + '.join(s.describe() for s in self.__name))
 
-    def perform(self, context) -> Text:
+    def perform(self, context: 'LaunchContext') -> Text:
         """Return the executable's path; SubstitutionFailure if it is not on PATH."""
-        from ..utilities import perform_substitutions
+        from ..utilities.perform_substitutions_impl import perform_substitutions
         name = perform_substitutions(context, self.__name)
         path = shutil.which(name, path=context.environment.get('PATH'))
         if path is None:

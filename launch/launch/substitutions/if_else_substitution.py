@@ -1,11 +1,14 @@
 # SPDX-License-Identifier: Apache-2.0
 """IfElseSubstitution: one of two values, chosen by a condition expression."""
 
-from typing import Text
+from typing import Any, Dict, Sequence, Text, Tuple, Type, TYPE_CHECKING
 
 from ..frontend.expose import expose_substitution
 from ..some_substitutions_type import SomeSubstitutionsType
 from ..substitution import Substitution
+
+if TYPE_CHECKING:
+    from ..launch_context import LaunchContext
 
 
 @expose_substitution('if')
@@ -16,7 +19,8 @@ class IfElseSubstitution(Substitution):
                  if_value: SomeSubstitutionsType = '',
                  else_value: SomeSubstitutionsType = '') -> None:
         """Create the substitution."""
-        from ..utilities import normalize_to_list_of_substitutions
+        from ..utilities.normalize_to_list_of_substitutions_impl import (
+            normalize_to_list_of_substitutions)
         super().__init__()
         if if_value == else_value == '':
             raise RuntimeError('One of if_value and else_value must be specified')
@@ -25,7 +29,9 @@ class IfElseSubstitution(Substitution):
         self.__else_value = normalize_to_list_of_substitutions(else_value)
 
     @classmethod
-    def parse(cls, data):
+    def parse(
+        cls, data: Sequence[SomeSubstitutionsType]
+    ) -> Tuple[Type['Substitution'], Dict[str, Any]]:
         """Parse the arguments of the substitution in a frontend file."""
         if not 3 <= len(data) <= 3:
             raise TypeError(f'{cls.__name__} takes 3 argument(s), got {len(data)}')
@@ -36,10 +42,10 @@ class IfElseSubstitution(Substitution):
         return 'IfElseSubstitution({})'.format(
             ' + '.join(s.describe() for s in self.__condition))
 
-    def perform(self, context) -> Text:
+    def perform(self, context: 'LaunchContext') -> Text:
         """Return the chosen value."""
         from .substitution_failure import SubstitutionFailure
-        from ..utilities import perform_substitutions
+        from ..utilities.perform_substitutions_impl import perform_substitutions
         from ..utilities.type_utils import perform_typed_substitution
         try:
             condition = perform_typed_substitution(context, self.__condition, bool)

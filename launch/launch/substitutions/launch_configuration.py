@@ -1,12 +1,15 @@
 # SPDX-License-Identifier: Apache-2.0
 """LaunchConfiguration: the value of a launch configuration (a launch argument)."""
 
-from typing import Any, Iterable, List, Optional, Text
+from typing import Any, Dict, Iterable, List, Optional, Sequence, Text, Tuple, Type, TYPE_CHECKING
 
 from .substitution_failure import SubstitutionFailure
 from ..frontend.expose import expose_substitution
 from ..some_substitutions_type import SomeSubstitutionsType
 from ..substitution import Substitution
+
+if TYPE_CHECKING:
+    from ..launch_context import LaunchContext
 
 
 @expose_substitution('var')
@@ -20,7 +23,8 @@ class LaunchConfiguration(Substitution):
     def __init__(self, variable_name: SomeSubstitutionsType, *,
                  default: Optional[Any] = None) -> None:
         """Create the substitution."""
-        from ..utilities import normalize_to_list_of_substitutions
+        from ..utilities.normalize_to_list_of_substitutions_impl import (
+            normalize_to_list_of_substitutions)
         super().__init__()
         self.__variable_name = normalize_to_list_of_substitutions(variable_name)
         if default is None:
@@ -32,7 +36,9 @@ class LaunchConfiguration(Substitution):
             self.__default = normalize_to_list_of_substitutions(str(default))
 
     @classmethod
-    def parse(cls, data):
+    def parse(
+        cls, data: Sequence[SomeSubstitutionsType]
+    ) -> Tuple[Type['Substitution'], Dict[str, Any]]:
         """Parse the arguments of the substitution in a frontend file."""
         if not 1 <= len(data) <= 2:
             raise TypeError(f'{cls.__name__} takes 1 to 2 argument(s), got {len(data)}')
@@ -53,9 +59,9 @@ class LaunchConfiguration(Substitution):
         name = ' + '.join(s.describe() for s in self.__variable_name)
         return f'LaunchConfig({name})'
 
-    def perform(self, context) -> Text:
+    def perform(self, context: 'LaunchContext') -> Text:
         """Return the value of the launch configuration, else the default."""
-        from ..utilities import perform_substitutions
+        from ..utilities.perform_substitutions_impl import perform_substitutions
         name = perform_substitutions(context, self.__variable_name)
         if name in context.launch_configurations:
             return context.launch_configurations[name]

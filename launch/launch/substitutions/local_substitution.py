@@ -1,10 +1,13 @@
 # SPDX-License-Identifier: Apache-2.0
 """LocalSubstitution: a value of the context's locals."""
 
-from typing import Optional, Text
+from typing import Optional, Text, TYPE_CHECKING
 
 from .substitution_failure import SubstitutionFailure
 from ..substitution import Substitution
+
+if TYPE_CHECKING:
+    from ..launch_context import LaunchContext
 
 
 class LocalSubstitution(Substitution):
@@ -38,7 +41,7 @@ class LocalSubstitution(Substitution):
             return self.__description
         return f"LocalVar('{self.__expression}')"
 
-    def perform(self, context) -> Text:
+    def perform(self, context: 'LaunchContext') -> Text:
         """Return the local's value as text."""
         try:
             value = eval('locals_.' + self.__expression, {}, {'locals_': context.locals})

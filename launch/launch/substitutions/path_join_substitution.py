@@ -2,10 +2,13 @@
 """PathJoinSubstitution: os.path.join of substituted path components."""
 
 import os
-from typing import Iterable, List, Text, Union
+from typing import Iterable, List, Text, TYPE_CHECKING, Union
 
 from ..some_substitutions_type import SomeSubstitutionsType
 from ..substitution import Substitution
+
+if TYPE_CHECKING:
+    from ..launch_context import LaunchContext
 
 
 class PathJoinSubstitution(Substitution):
@@ -18,7 +21,8 @@ class PathJoinSubstitution(Substitution):
 
     def __init__(self, substitutions: Iterable[Union[SomeSubstitutionsType]]) -> None:
         """Create the substitution."""
-        from ..utilities import normalize_to_list_of_substitutions
+        from ..utilities.normalize_to_list_of_substitutions_impl import (
+            normalize_to_list_of_substitutions)
         super().__init__()
         self.__substitutions: List[List[Substitution]] = [
             normalize_to_list_of_substitutions(component) for component in substitutions]
@@ -34,9 +38,9 @@ class PathJoinSubstitution(Substitution):
             ' + '.join(s.describe() for s in component) for component in self.__substitutions
         ) + ')'
 
-    def perform(self, context) -> Text:
+    def perform(self, context: 'LaunchContext') -> Text:
         """Return the joined path."""
-        from ..utilities import perform_substitutions
+        from ..utilities.perform_substitutions_impl import perform_substitutions
         parts = [perform_substitutions(context, component) for component in self.__substitutions]
         return os.path.join(*parts) if parts else ''
 

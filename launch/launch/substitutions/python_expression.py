@@ -2,11 +2,14 @@
 """PythonExpression: the str() of a Python expression evaluated at launch time."""
 
 import importlib
-from typing import Any, Dict, List, Text
+from typing import Any, Dict, List, Sequence, Text, Tuple, Type, TYPE_CHECKING
 
 from ..frontend.expose import expose_substitution
 from ..some_substitutions_type import SomeSubstitutionsType
 from ..substitution import Substitution
+
+if TYPE_CHECKING:
+    from ..launch_context import LaunchContext
 
 
 @expose_substitution('eval')
@@ -21,7 +24,8 @@ class PythonExpression(Substitution):
     def __init__(self, expression: SomeSubstitutionsType,
                  python_modules: SomeSubstitutionsType = ['math']) -> None:
         """Create the substitution."""
-        from ..utilities import normalize_to_list_of_substitutions
+        from ..utilities.normalize_to_list_of_substitutions_impl import (
+            normalize_to_list_of_substitutions)
         super().__init__()
         self.__expression = normalize_to_list_of_substitutions(expression)
         modules = [python_modules] if isinstance(python_modules, (str, Substitution)) \
@@ -29,16 +33,18 @@ class PythonExpression(Substitution):
         self.__python_modules = [normalize_to_list_of_substitutions(m) for m in modules]
 
     @classmethod
-    def parse(cls, data):
+    def parse(
+        cls, data: Sequence[List[Substitution]]
+    ) -> Tuple[Type['Substitution'], Dict[str, Any]]:
         """Parse ``$(eval <expression> [<comma-separated modules>])``."""
         if not 1 <= len(data) <= 2:
             raise TypeError(f'{cls.__name__} takes 1 to 2 argument(s), got {len(data)}')
-        kwargs = {'expression': data[0]}
+        kwargs: Dict[str, Any] = {'expression': data[0]}
         if len(data) == 2:
             from .text_substitution import TextSubstitution
             if not all(isinstance(s, TextSubstitution) for s in data[1]):
                 raise TypeError('the modules of $(eval) must be plain text')
-            modules = ''.join(s.text for s in data[1])
+            modules = ''.join(s.text for s in data[1] if isinstance(s, TextSubstitution))
             kwargs['python_modules'] = [m.strip() for m in modules.split(',') if m.strip()]
         return cls, kwargs
 
@@ -58,9 +64,9 @@ class PythonExpression(Substitution):
         modules = ', '.join(' + '.join(s.describe() for s in m) for m in self.__python_modules)
         return f'PythonExpr({expression}, [{modules}])'
 
-    def perform(self, context) -> Text:
+    def perform(self, context: 'LaunchContext') -> Text:
         """Evaluate the expression and return str() of its value."""
-        from ..utilities import perform_substitutions
+        from ..utilities.perform_substitutions_impl import perform_substitutions
         namespace: Dict[str, Any] = {}
         for module_subs in self.__python_modules:
             name = perform_substitutions(context, module_subs)

@@ -1,9 +1,12 @@
 # SPDX-License-Identifier: Apache-2.0
 """TextSubstitution: plain text."""
 
-from typing import Text
+from typing import Text, TYPE_CHECKING
 
 from ..substitution import Substitution
+
+if TYPE_CHECKING:
+    from ..launch_context import LaunchContext
 
 
 class TextSubstitution(Substitution):
@@ -26,6 +29,6 @@ class TextSubstitution(Substitution):
         """Return a description of this substitution as a string."""
         return f"'{self.__text}'"
 
-    def perform(self, context) -> Text:
+    def perform(self, context: 'LaunchContext') -> Text:
         """Return the text."""
         return self.__text

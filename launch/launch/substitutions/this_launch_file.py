@@ -1,11 +1,15 @@
 # SPDX-License-Identifier: Apache-2.0
 """ThisLaunchFile: the path of the launch file being loaded."""
 
-from typing import Text
+from typing import Any, Dict, Sequence, Text, Tuple, Type, TYPE_CHECKING
 
 from .substitution_failure import SubstitutionFailure
 from ..frontend.expose import expose_substitution
 from ..substitution import Substitution
+
+if TYPE_CHECKING:
+    from ..launch_context import LaunchContext
+    from ..some_substitutions_type import SomeSubstitutionsType
 
 
 @expose_substitution('filename')
@@ -13,7 +17,9 @@ class ThisLaunchFile(Substitution):
     """Substitutes the absolute path of the current launch file."""
 
     @classmethod
-    def parse(cls, data):
+    def parse(
+        cls, data: Sequence['SomeSubstitutionsType']
+    ) -> Tuple[Type['Substitution'], Dict[str, Any]]:
         """Parse the arguments of the substitution in a frontend file."""
         if not 0 <= len(data) <= 0:
             raise TypeError(f'{cls.__name__} takes 0 argument(s), got {len(data)}')
@@ -23,10 +29,11 @@ class ThisLaunchFile(Substitution):
         """Return a description of this substitution as a string."""
         return 'ThisLaunchFile()'
 
-    def perform(self, context) -> Text:
+    def perform(self, context: 'LaunchContext') -> Text:
         """Return the path; SubstitutionFailure outside of a launch file."""
         try:
-            return context.locals.current_launch_file_path
+            path: Text = context.locals.current_launch_file_path
+            return path
         except AttributeError:
             raise SubstitutionFailure(
                 'ThisLaunchFile used outside of a launch file (in a script)') from None

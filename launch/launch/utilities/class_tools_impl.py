@@ -2,14 +2,15 @@
 """isclassinstance, is_a, is_a_subclass: type checks that accept classes and instances."""
 
 import inspect
+from typing import Any
 
 
-def isclassinstance(obj) -> bool:
+def isclassinstance(obj: object) -> bool:
     """Return True if ``obj`` is an instance of a class (not a class itself)."""
     return hasattr(obj, '__class__') and not inspect.isclass(obj)
 
 
-def is_a(obj, entity_type) -> bool:
+def is_a(obj: object, entity_type: type) -> bool:
     """Return True if ``obj`` is an instance of ``entity_type``."""
     if not isclassinstance(obj):
         raise RuntimeError(f"obj '{obj}' is not a class instance")
@@ -18,7 +19,7 @@ def is_a(obj, entity_type) -> bool:
     return isinstance(obj, entity_type)
 
 
-def is_a_subclass(obj, entity_type) -> bool:
+def is_a_subclass(obj: Any, entity_type: type) -> bool:
     """Return True if ``obj`` is ``entity_type``, a subclass of it, or an instance of one."""
     if isclassinstance(obj):
         return isinstance(obj, entity_type)

@@ -4,9 +4,12 @@
 from typing import Iterable, List
 
 from ..launch_description_entity import LaunchDescriptionEntity
+from ..some_entities_type import SomeEntitiesType
 
 
-def normalize_to_list_of_entities(entities: Iterable) -> List[LaunchDescriptionEntity]:
+def normalize_to_list_of_entities(
+    entities: Iterable[SomeEntitiesType]
+) -> List[LaunchDescriptionEntity]:
     """Flatten an iterable of entities and lists of entities into one list."""
     flattened: List[LaunchDescriptionEntity] = []
     for entity in entities:

@@ -14,7 +14,7 @@ def normalize_to_list_of_substitutions(subs: SomeSubstitutionsType) -> List[Subs
     A str becomes a TextSubstitution; a Substitution a list of one; an iterable of str and
     Substitution a list of both (str items as TextSubstitution). Anything else: TypeError.
     """
-    from ..substitutions import TextSubstitution
+    from ..substitutions.text_substitution import TextSubstitution
 
     def normalize(x: Union[str, Substitution]) -> Substitution:
         if isinstance(x, Substitution):

@@ -1,11 +1,14 @@
 # SPDX-License-Identifier: Apache-2.0
 """Typed values from substitutions (bool, int, float, str)."""
 
-from typing import Any, Optional
+from typing import Any, Optional, TYPE_CHECKING
 
 from .normalize_to_list_of_substitutions_impl import normalize_to_list_of_substitutions
 from .perform_substitutions_impl import perform_substitutions
 from ..substitution import Substitution
+
+if TYPE_CHECKING:
+    from ..launch_context import LaunchContext
 
 # YAML 1.1's words, as upstream's typed substitutions read them
 _TRUE = ('true', '1', 'yes', 'on')
@@ -29,7 +32,9 @@ def _coerce(text: str, data_type: Optional[type]) -> Any:
     raise ValueError(f'unsupported data type {data_type}')
 
 
-def perform_typed_substitution(context, value: Any, data_type: Optional[type]) -> Any:
+def perform_typed_substitution(
+    context: 'LaunchContext', value: Any, data_type: Optional[type]
+) -> Any:
     """Return ``value`` (a plain value or substitutions) as ``data_type``."""
     if isinstance(value, (Substitution, str)) or (
             isinstance(value, (list, tuple)) and value and all(

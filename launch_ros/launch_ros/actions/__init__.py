@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0
 """The actions of launch_ros."""
 
+from .lifecycle_node import LifecycleNode
+from .lifecycle_transition import LifecycleTransition
 from .node import Node
 from .push_ros_namespace import PushROSNamespace
 from .push_ros_namespace import PushRosNamespace
@@ -12,8 +14,6 @@ from .set_remap import SetRemap
 from .set_ros_log_dir import SetROSLogDir
 from .set_use_sim_time import SetUseSimTime
 from ..refusals import ComposableNodeContainer
-from ..refusals import LifecycleNode
-from ..refusals import LifecycleTransition
 from ..refusals import LoadComposableNodes
 
 __all__ = [

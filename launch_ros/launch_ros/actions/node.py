@@ -5,7 +5,9 @@ import collections
 import os
 import pathlib
 import tempfile
-from typing import Any, Dict, Iterable, List, Optional, Text, Tuple
+from typing import Any, Dict, Iterable, List, Optional, Text, Tuple, Type
+
+from launch.action import Action
 
 from launch.actions import ExecuteProcess
 from launch.frontend import Entity
@@ -31,7 +33,7 @@ def _yaml_value(value: Any) -> Text:
         text = text[:-4]
     elif text.endswith('...'):
         text = text[:-3].strip()
-    return text
+    return str(text)
 
 
 def check_parameter_file(path: Text) -> None:
@@ -71,7 +73,7 @@ class Node(ExecuteProcess):
                                                      SomeSubstitutionsType]]] = None,
                  ros_arguments: Optional[Iterable[SomeSubstitutionsType]] = None,
                  arguments: Optional[Iterable[SomeSubstitutionsType]] = None,
-                 **kwargs) -> None:
+                 **kwargs: Any) -> None:
         """Create the action."""
         if package is not None:
             cmd: List[Any] = [ExecutableInPackage(package=package, executable=executable)]
@@ -105,7 +107,7 @@ class Node(ExecuteProcess):
         self.__logger = launch.logging.get_logger(__name__)
 
     @staticmethod
-    def parse_nested_parameters(params: List[Entity], parser) -> List[Any]:
+    def parse_nested_parameters(params: List[Entity], parser: Any) -> List[Any]:
         """Return the ``<param>`` children as parameter files and one dict of the rest."""
         files: List[Any] = []
         values: Dict[Any, Any] = {}
@@ -133,9 +135,10 @@ class Node(ExecuteProcess):
         return files + ([values] if values else [])
 
     @classmethod
-    def parse(cls, entity: Entity, parser):
+    def parse(cls, entity: Entity, parser: Any, ignore: Optional[List[Text]] = None
+              ) -> Tuple[Type[Action], Dict[str, Any]]:
         """Parse ``<node pkg exec name namespace args ros_args ...>`` and its children."""
-        _, kwargs = super().parse(entity, parser, ignore=['cmd'])
+        _, kwargs = super().parse(entity, parser, ignore=['cmd', *(ignore or [])])
         for attr in ('args', 'ros_args'):
             value = entity.get_attr(attr, optional=True)
             if value is not None:
@@ -158,12 +161,12 @@ class Node(ExecuteProcess):
         return cls, kwargs
 
     @property
-    def node_package(self):
+    def node_package(self) -> Any:
         """Getter for node_package."""
         return self.__package
 
     @property
-    def node_executable(self):
+    def node_executable(self) -> Any:
         """Getter for node_executable."""
         return self.__node_executable
 
@@ -190,12 +193,12 @@ class Node(ExecuteProcess):
         return self.__expanded_parameter_arguments
 
     @property
-    def ros_arguments(self):
+    def ros_arguments(self) -> Any:
         """Getter for ros_arguments."""
         return self.__ros_arguments
 
     @property
-    def arguments(self):
+    def arguments(self) -> Any:
         """Getter for arguments."""
         return self.__arguments
 
@@ -209,14 +212,14 @@ class Node(ExecuteProcess):
             yaml.safe_dump({'/**': {'ros__parameters': params}}, f, default_flow_style=False)
             return f.name
 
-    def _get_parameter_rule(self, param: Parameter, context) -> Text:
+    def _get_parameter_rule(self, param: Parameter, context: Any) -> Text:
         name, value = param.evaluate(context)
         return f'{name}:={_yaml_value(value)}'
 
     def __extend_cmd(self, parts: List[Any]) -> None:
         self.cmd.extend(normalize_to_list_of_substitutions(p) for p in parts)
 
-    def _perform_substitutions(self, context) -> None:
+    def _perform_substitutions(self, context: Any) -> None:
         if self.__substitutions_performed:
             return
         self.__substitutions_performed = True
@@ -242,6 +245,8 @@ class Node(ExecuteProcess):
         global_params = context.launch_configurations.get('global_params', None)
         if global_params is not None or self.__parameters is not None:
             self.__expanded_parameter_arguments = []
+        expanded: List[Tuple[Text, bool]] = self.__expanded_parameter_arguments \
+            if self.__expanded_parameter_arguments is not None else []
         for param in global_params or []:
             if isinstance(param, tuple):
                 name, value = param
@@ -249,7 +254,7 @@ class Node(ExecuteProcess):
             else:
                 path = os.path.abspath(str(param))
                 check_parameter_file(path)
-                self.__expanded_parameter_arguments.append((path, True))
+                expanded.append((path, True))
                 self.__extend_cmd(['--params-file', path])
         for params in evaluate_parameters(context, self.__parameters or []):
             if isinstance(params, dict):
@@ -262,7 +267,7 @@ class Node(ExecuteProcess):
                 check_parameter_file(argument)
             else:
                 argument, is_file = self._get_parameter_rule(params, context), False
-            self.__expanded_parameter_arguments.append((argument, is_file))
+            expanded.append((argument, is_file))
             self.__extend_cmd(['--params-file' if is_file else '-p', argument])
 
         remaps: List[Tuple[Text, Text]] = list(context.launch_configurations.get(
@@ -274,7 +279,7 @@ class Node(ExecuteProcess):
             for src, dst in remaps:
                 self.__extend_cmd(['-r', f'{src}:={dst}'])
 
-    def execute(self, context) -> Optional[List[Any]]:
+    def execute(self, context: Any) -> Optional[List[Any]]:
         """Perform the ROS arguments, then run the process as ExecuteProcess does."""
         self._perform_substitutions(context)
         ros_specific_arguments: Dict[Text, Text] = {}

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """PushROSNamespace: put the nodes that follow into a namespace."""
 
-from typing import List
+from typing import Any, Dict, List, Tuple, Type
 
 from launch.action import Action
 from launch.frontend import expose_action
@@ -22,13 +22,13 @@ class PushROSNamespace(Action):
     Scope it with a GroupAction.
     """
 
-    def __init__(self, namespace: SomeSubstitutionsType, **kwargs) -> None:
+    def __init__(self, namespace: SomeSubstitutionsType, **kwargs: Any) -> None:
         """Create the action."""
         super().__init__(**kwargs)
         self.__namespace = normalize_to_list_of_substitutions(namespace)
 
     @classmethod
-    def parse(cls, entity, parser):
+    def parse(cls, entity: Any, parser: Any) -> Tuple[Type[Action], Dict[str, Any]]:
         """Parse ``<push-ros-namespace namespace/>``."""
         _, kwargs = super().parse(entity, parser)
         kwargs['namespace'] = parser.parse_substitution(entity.get_attr('namespace'))
@@ -39,13 +39,14 @@ class PushROSNamespace(Action):
         """Getter for self.__namespace."""
         return self.__namespace
 
-    def execute(self, context) -> None:
+    def execute(self, context: Any) -> None:
         """Push the namespace (the launch configuration 'ros_namespace')."""
         pushed = perform_substitutions(context, self.__namespace)
         previous = context.launch_configurations.get('ros_namespace', None)
         namespace = make_namespace_absolute(prefix_namespace(previous, pushed))
         if namespace is not None and namespace != '/':
             namespace = namespace.rstrip('/')
+        assert namespace is not None     # a pushed namespace is never None
         validate_namespace(namespace)
         context.launch_configurations['ros_namespace'] = namespace
         return None

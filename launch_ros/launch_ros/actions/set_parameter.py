@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """SetParameter: a parameter of every Node that follows (in its scope)."""
 
-from typing import Any
+from typing import Any, Dict, Tuple, Type
 
 from launch.action import Action
 from launch.frontend import expose_action
@@ -14,24 +14,24 @@ from ..parameter_descriptions import Parameter, ParameterValue
 class SetParameter(Action):
     """Gives every Node that follows (in its scope) the parameter ``name`` := ``value``."""
 
-    def __init__(self, name: SomeSubstitutionsType, value: Any, **kwargs) -> None:
+    def __init__(self, name: SomeSubstitutionsType, value: Any, **kwargs: Any) -> None:
         """Create the action."""
         super().__init__(**kwargs)
         self.__param = Parameter(name, value if isinstance(value, ParameterValue)
                                  else ParameterValue(value))
 
     @property
-    def name(self):
+    def name(self) -> Any:
         """Getter for name."""
         return self.__param.name
 
     @property
-    def value(self):
+    def value(self) -> Any:
         """Getter for value."""
         return self.__param.value
 
     @classmethod
-    def parse(cls, entity, parser):
+    def parse(cls, entity: Any, parser: Any) -> Tuple[Type[Action], Dict[str, Any]]:
         """Parse the ``<set_parameter>`` tag."""
         _, kwargs = super().parse(entity, parser)
         kwargs['name'] = parser.parse_substitution(entity.get_attr('name'))
@@ -39,7 +39,7 @@ class SetParameter(Action):
         kwargs['value'] = parser.parse_substitution(value) if isinstance(value, str) else value
         return cls, kwargs
 
-    def execute(self, context) -> None:
+    def execute(self, context: Any) -> None:
         """Add the parameter to the launch configuration 'global_params'."""
         from .node import _yaml_value
         name, value = self.__param.evaluate(context)

@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0
 """SetParametersFromFile: a parameter file for every Node that follows (in its scope)."""
 
+from typing import Any, Dict, Tuple, Type
+
 from launch.action import Action
 from launch.frontend import expose_action
 from launch.some_substitutions_type import SomeSubstitutionsType
@@ -11,7 +13,7 @@ from launch.utilities import normalize_to_list_of_substitutions, perform_substit
 class SetParametersFromFile(Action):
     """Gives every Node that follows (in its scope) ``--params-file <filename>``."""
 
-    def __init__(self, filename: SomeSubstitutionsType, **kwargs) -> None:
+    def __init__(self, filename: SomeSubstitutionsType, **kwargs: Any) -> None:
         """Create the action."""
         super().__init__(**kwargs)
         self.__filename = normalize_to_list_of_substitutions(
@@ -19,13 +21,13 @@ class SetParametersFromFile(Action):
                 filename, 'perform') else filename)
 
     @classmethod
-    def parse(cls, entity, parser):
+    def parse(cls, entity: Any, parser: Any) -> Tuple[Type[Action], Dict[str, Any]]:
         """Parse the ``<set_parameters_from_file>`` tag."""
         _, kwargs = super().parse(entity, parser)
         kwargs['filename'] = parser.parse_substitution(entity.get_attr('filename'))
         return cls, kwargs
 
-    def execute(self, context) -> None:
+    def execute(self, context: Any) -> None:
         """Add the file to the launch configuration 'global_params'."""
         path = perform_substitutions(context, self.__filename)
         current = list(context.launch_configurations.get('global_params', []))

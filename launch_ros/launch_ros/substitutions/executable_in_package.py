@@ -2,7 +2,7 @@
 """ExecutableInPackage: the path of a package's executable (``lib/<package>/<name>``)."""
 
 import os
-from typing import List, Text
+from typing import Any, Dict, List, Sequence, Text, Tuple, Type
 
 from launch.frontend import expose_substitution
 from launch.some_substitutions_type import SomeSubstitutionsType
@@ -24,7 +24,8 @@ class ExecutableInPackage(FindPackagePrefix):
         self.__executable = normalize_to_list_of_substitutions(executable)
 
     @classmethod
-    def parse(cls, data):
+    def parse(cls, data: Sequence[SomeSubstitutionsType]
+              ) -> Tuple[Type[Substitution], Dict[str, Any]]:
         """Parse ``$(exec-in-pkg <executable> <package>)``."""
         if len(data) != 2:
             raise TypeError(f'{cls.__name__} takes 2 arguments, got {len(data)}')
@@ -41,7 +42,7 @@ class ExecutableInPackage(FindPackagePrefix):
             ' + '.join(s.describe() for s in self.package),
             ' + '.join(s.describe() for s in self.__executable))
 
-    def perform(self, context) -> Text:
+    def perform(self, context: Any) -> Text:
         """Return the path; SubstitutionFailure if the package or executable is missing."""
         executable = perform_substitutions(context, self.__executable)
         package = perform_substitutions(context, self.package)

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """FindPackagePrefix, FindPackageShare: where a package is installed."""
 
-from typing import List, Text
+from typing import Any, Dict, List, Sequence, Text, Tuple, Type
 
 from ament_index_python.packages import get_package_prefix, get_package_share_directory
 from ament_index_python.packages import PackageNotFoundError
@@ -21,7 +21,8 @@ class FindPackage(Substitution):
         self.__package = normalize_to_list_of_substitutions(package)
 
     @classmethod
-    def parse(cls, data):
+    def parse(cls, data: Sequence[SomeSubstitutionsType]
+              ) -> Tuple[Type[Substitution], Dict[str, Any]]:
         """Parse ``$(find-pkg-... <package>)``."""
         if len(data) != 1:
             raise TypeError(f'{cls.__name__} takes 1 argument, got {len(data)}')
@@ -36,7 +37,7 @@ class FindPackage(Substitution):
         """Return the path for ``package_name``."""
         raise NotImplementedError
 
-    def perform(self, context) -> Text:
+    def perform(self, context: Any) -> Text:
         """Return the path; SubstitutionFailure naming the package if it is not installed."""
         package = perform_substitutions(context, self.__package)
         try:

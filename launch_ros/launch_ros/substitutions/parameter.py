@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """Parameter: the value of a parameter set with SetParameter."""
 
-from typing import List, Optional, Text
+from typing import Any, Dict, List, Optional, Sequence, Text, Tuple, Type
 
 from launch.frontend import expose_substitution
 from launch.some_substitutions_type import SomeSubstitutionsType
@@ -23,7 +23,8 @@ class Parameter(Substitution):
             default if isinstance(default, (str, Substitution, list)) else str(default))
 
     @classmethod
-    def parse(cls, data):
+    def parse(cls, data: Sequence[SomeSubstitutionsType]
+              ) -> Tuple[Type[Substitution], Dict[str, Any]]:
         """Parse ``$(param <name> [<default>])``."""
         if not 1 <= len(data) <= 2:
             raise TypeError(f'{cls.__name__} takes 1 to 2 arguments, got {len(data)}')
@@ -38,7 +39,7 @@ class Parameter(Substitution):
         """Return a description of this substitution as a string."""
         return 'Parameter({})'.format(' + '.join(s.describe() for s in self.__name))
 
-    def perform(self, context) -> Text:
+    def perform(self, context: Any) -> Text:
         """Return the parameter's value."""
         name = perform_substitutions(context, self.__name)
         for item in reversed(context.launch_configurations.get('global_params', [])):

@@ -34,7 +34,7 @@ def _typed_from_text(text: str) -> Any:
     return text
 
 
-def evaluate_parameter_value(context, value: Any) -> Any:
+def evaluate_parameter_value(context: Any, value: Any) -> Any:
     """Return a parameter value with its substitutions performed, typed as YAML would."""
     if isinstance(value, ParameterValue):
         return value.evaluate(context)
@@ -49,7 +49,7 @@ def evaluate_parameter_value(context, value: Any) -> Any:
     return value
 
 
-def evaluate_parameter_dict(context, parameters: Dict[Any, Any],
+def evaluate_parameter_dict(context: Any, parameters: Dict[Any, Any],
                             prefix: str = '') -> Dict[str, Any]:
     """Return the dict flattened ('a.b' names) with every value evaluated."""
     result: Dict[str, Any] = {}
@@ -64,7 +64,7 @@ def evaluate_parameter_dict(context, parameters: Dict[Any, Any],
     return result
 
 
-def evaluate_parameters(context, parameters: List[Any]
+def evaluate_parameters(context: Any, parameters: List[Any]
                         ) -> List[Union[pathlib.Path, Dict[str, Any], Parameter]]:
     """Evaluate Node's parameters: file paths, dicts, Parameter descriptions, in order."""
     evaluated: List[Union[pathlib.Path, Dict[str, Any], Parameter]] = []

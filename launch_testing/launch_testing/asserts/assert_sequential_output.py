@@ -2,8 +2,12 @@
 """assertSequentialStdout: output that appears in a given order (PYTEST_DONT_REWRITE)."""
 
 import contextlib
+from typing import Iterator, TYPE_CHECKING
 
-from ..util import resolveProcesses
+from ..util import CmdArgs, ProcessSpec, resolveProcesses
+
+if TYPE_CHECKING:
+    from ..io_handler import IoHandler
 
 
 class SequentialTextChecker:
@@ -26,7 +30,8 @@ class SequentialTextChecker:
 
 
 @contextlib.contextmanager
-def assertSequentialStdout(proc_output, process, cmd_args=None):  # noqa: N802
+def assertSequentialStdout(proc_output: 'IoHandler', process: ProcessSpec,  # noqa: N802
+                           cmd_args: CmdArgs = None) -> Iterator[SequentialTextChecker]:
     """Context manager: ``cm.assertInStdout(text)`` in the order the process printed them."""
     [action] = resolveProcesses(proc_output, process=process, cmd_args=cmd_args)
     yield SequentialTextChecker(proc_output.text(action, stream='stdout'))

@@ -2,16 +2,29 @@
 """KeepAliveProc and the process look-up of the handlers and asserts."""
 
 import sys
-from typing import Any, Iterable, List, Optional, Union
+from typing import Any, Iterable, List, Optional, Protocol, Union
 
-from launch.actions import ExecuteProcess
+from launch.actions import ExecuteLocal, ExecuteProcess
+
+# a process of the asserts and handlers: None (any), its action, or a part of its name
+ProcessSpec = Optional[Union[str, ExecuteLocal]]
+# the arguments a process was started with: one, several, or None (any)
+CmdArgs = Optional[Union[str, Iterable[str]]]
+
+
+class ProcessRecord(Protocol):
+    """What records processes (proc_info, proc_output): the process actions it saw."""
+
+    def processes(self) -> List[Any]:
+        """Return the process actions seen."""
+        ...
 
 
 class NoMatchingProcessException(Exception):
     """No recorded process matches."""
 
 
-def KeepAliveProc():  # noqa: N802 - upstream's name
+def KeepAliveProc() -> ExecuteProcess:  # noqa: N802 - upstream's name
     """Return a process that runs until launch stops it (keeps a launch alive)."""
     return ExecuteProcess(
         cmd=[sys.executable, '-S', '-c',
@@ -22,7 +35,7 @@ def KeepAliveProc():  # noqa: N802 - upstream's name
         name='keep_alive_proc')
 
 
-def _matches_args(action: Any, cmd_args: Optional[Union[str, Iterable[str]]]) -> bool:
+def _matches_args(action: Any, cmd_args: CmdArgs) -> bool:
     if cmd_args is None:
         return True
     cmd = action.process_details['cmd'] if action.process_details else []
@@ -41,7 +54,8 @@ def _describe(action: Any) -> str:
     return f"{details['name']} {' '.join(details['cmd'][1:])}".strip()
 
 
-def resolveProcesses(info_obj, *, process=None, cmd_args=None,  # noqa: N802
+def resolveProcesses(info_obj: ProcessRecord, *, process: ProcessSpec = None,  # noqa: N802
+                     cmd_args: CmdArgs = None,
                      strict_proc_matching: bool = True) -> List[Any]:
     """
     Return the process actions in ``info_obj`` (proc_output / proc_info) that match.

@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0
 """ProcessExited: a process has exited."""
 
+from typing import Any
+
 from .running_process_event import RunningProcessEvent
 
 
@@ -9,7 +11,7 @@ class ProcessExited(RunningProcessEvent):
 
     name = 'launch.events.process.ProcessExited'
 
-    def __init__(self, *, returncode: int, **kwargs) -> None:
+    def __init__(self, *, returncode: int, **kwargs: Any) -> None:
         """Create the event."""
         super().__init__(**kwargs)
         self.__returncode = returncode

@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0
 """ProcessIO: data on one of a process's standard streams."""
 
+from typing import Any
+
 from .running_process_event import RunningProcessEvent
 
 
@@ -9,7 +11,7 @@ class ProcessIO(RunningProcessEvent):
 
     name = 'launch.events.process.ProcessIO'
 
-    def __init__(self, *, text: bytes, fd: int, **kwargs) -> None:
+    def __init__(self, *, text: bytes, fd: int, **kwargs: Any) -> None:
         """Create the event."""
         super().__init__(**kwargs)
         self.__text = text

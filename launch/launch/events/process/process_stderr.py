@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0
 """ProcessStderr: data on a process's stderr."""
 
+from typing import Any
+
 from .process_io import ProcessIO
 
 
@@ -9,6 +11,6 @@ class ProcessStderr(ProcessIO):
 
     name = 'launch.events.process.ProcessStderr'
 
-    def __init__(self, *, text: bytes, **kwargs) -> None:
+    def __init__(self, *, text: bytes, **kwargs: Any) -> None:
         """Create the event."""
         super().__init__(text=text, fd=2, **kwargs)

@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0
 """ProcessStdout: data on a process's stdout."""
 
+from typing import Any
+
 from .process_io import ProcessIO
 
 
@@ -9,6 +11,6 @@ class ProcessStdout(ProcessIO):
 
     name = 'launch.events.process.ProcessStdout'
 
-    def __init__(self, *, text: bytes, **kwargs) -> None:
+    def __init__(self, *, text: bytes, **kwargs: Any) -> None:
         """Create the event."""
         super().__init__(text=text, fd=1, **kwargs)

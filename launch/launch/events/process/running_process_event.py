@@ -1,9 +1,12 @@
 # SPDX-License-Identifier: Apache-2.0
 """RunningProcessEvent: the base of the events of a running process."""
 
-from typing import Dict, List, Optional, Text
+from typing import Dict, List, Optional, Text, TYPE_CHECKING
 
 from ...event import Event
+
+if TYPE_CHECKING:
+    from ...actions.execute_local import ExecuteLocal
 
 
 class RunningProcessEvent(Event):
@@ -11,7 +14,7 @@ class RunningProcessEvent(Event):
 
     name = 'launch.events.process.RunningProcessEvent'
 
-    def __init__(self, *, action, name: Text, cmd: List[Text], cwd: Optional[Text],
+    def __init__(self, *, action: 'ExecuteLocal', name: Text, cmd: List[Text], cwd: Optional[Text],
                  env: Optional[Dict[Text, Text]], pid: int) -> None:
         """Create the event."""
         super().__init__()
@@ -23,12 +26,12 @@ class RunningProcessEvent(Event):
         self.__pid = pid
 
     @property
-    def action(self):
+    def action(self) -> 'ExecuteLocal':
         """Return the ExecuteLocal action of the process."""
         return self.__action
 
     @property
-    def execute_process_action(self):
+    def execute_process_action(self) -> 'ExecuteLocal':
         """Getter for the action (upstream's older name)."""
         return self.__action
 

@@ -16,9 +16,9 @@ class SignalProcess(ProcessTargetedEvent):
                  process_matcher: Callable[[object], bool]) -> None:
         """Create the event."""
         super().__init__(process_matcher=process_matcher)
-        if isinstance(signal_number, str):
-            signal_number = getattr(signal_module, signal_number)
-        self.__signal = signal_module.Signals(signal_number)
+        number: int = getattr(signal_module, signal_number) \
+            if isinstance(signal_number, str) else signal_number
+        self.__signal = signal_module.Signals(number)
 
     @property
     def signal(self) -> signal_module.Signals:
