@@ -42,6 +42,11 @@ Exit status, the same in every executable of the workspace:
 A failure while a stop is being handled counts as the stop (status 0): a publisher that
 loses the race against the shutdown is no failure of the program.
 
+The parts live in their own modules, all re-exported here: the exit-code rule
+(``exit_codes``), the periodic-node contract ``PeriodicNode`` and ``shared_loop``
+(``periodic``), rclpy's start and teardown, ``RosSession`` and ``run_command``
+(``session``); this module spins.
+
 The periodic-node protocol (``shared_loop``): a node whose ``runs_in_loop`` is true has a
 ``period`` (s) and ``tick(deadline_s)``; the nodes at the first such node's period share
 one DeadlineLoop and are ticked in the order given; one at another rate has its
@@ -49,141 +54,24 @@ one DeadlineLoop and are ticked in the order given; one at another rate has its
 present, are taken as the largest of the nodes'.
 """
 
-import os
-import sys
-from typing import Any, Callable, Iterable, List, Optional, Sequence, Tuple, Type
+from typing import Any, Callable, Iterable, List, Optional, Sequence, Type
 
 from . import stop
-from .bounded_text import bounded
+from .exit_codes import _config_errors, _install_signals, _one_line, _rcl_reason  # noqa: F401
+from .exit_codes import ConfigError, DEBUG_ENV, EXIT_CONFIG, EXIT_FAILURE, EXIT_STOPPED
+from .exit_codes import program_name, report, run_program
 from .loop import DeadlineLoop, StopWait  # noqa: F401 - StopWait: part of this API
+from .periodic import is_periodic, periodic_nodes, PeriodicNode, shared_loop  # noqa: F401
+from .periodic import warm_log_caller_lookup
+from .session import _quietly, init_rclpy, RosSession, run_command, teardown  # noqa: F401
 
-EXIT_STOPPED = 0
-EXIT_FAILURE = 1
-EXIT_CONFIG = 2
-
-DEBUG_ENV = 'NODE_RUNTIME_DEBUG'    # set (non-empty): failures print their traceback too
+__all__ = ['ConfigError', 'DEBUG_ENV', 'DeadlineLoop', 'EXIT_CONFIG', 'EXIT_FAILURE',
+           'EXIT_STOPPED', 'PeriodicNode', 'RosSession', 'SPIN_TIMEOUT', 'StopWait',
+           'init_rclpy', 'is_periodic', 'periodic_nodes', 'program_name', 'report',
+           'run_command', 'run_nodes', 'run_program', 'shared_loop', 'spin', 'teardown',
+           'warm_log_caller_lookup']
 
 SPIN_TIMEOUT = 0.1      # s: how late a stop request is seen without a loop
-
-
-class ConfigError(ValueError):
-    """A bad parameter or configuration: the executable exits 2 with this message."""
-
-
-def program_name() -> str:
-    """Return the name the executable was started as (its file name)."""
-    return os.path.basename(sys.argv[0]) if sys.argv and sys.argv[0] else 'python'
-
-
-def _one_line(exc: BaseException) -> str:
-    text = ' '.join(str(exc).split()) or type(exc).__name__
-    return bounded(text)
-
-
-def _rcl_reason(exc: BaseException) -> str:
-    # rcl's messages carry the C source positions ('..., at /project/src/rcl/...'): the
-    # reason is the part before them, without the 'failed to initialize rcl: ' prefix.
-    text = ' '.join(str(exc).split())
-    text = text.split(', at /', 1)[0].split('. Error:', 1)[0]
-    return bounded(text.replace('failed to initialize rcl: ', '', 1))
-
-
-def report(prog: str, code: int, exc: BaseException, reason: Optional[str] = None) -> int:
-    """Print the one stderr line of exit status `code` for `exc`; return `code`."""
-    kind = 'configuration error' if code == EXIT_CONFIG else 'error'
-    print(f'{prog}: {kind}: {reason or _one_line(exc)}', file=sys.stderr, flush=True)
-    if code == EXIT_FAILURE and os.environ.get(DEBUG_ENV):
-        import traceback
-        traceback.print_exception(type(exc), exc, exc.__traceback__, file=sys.stderr)
-    return code
-
-
-def _config_errors(
-        extra: Iterable[Type[BaseException]] = ()) -> Tuple[Type[BaseException], ...]:
-    errors: List[Type[BaseException]] = [ValueError, *extra]
-    if 'rclpy' in sys.modules:      # never imported here: a process without ROS stays so
-        from rclpy.exceptions import NameValidationException, ParameterException
-        errors += [ParameterException, NameValidationException]
-    return tuple(errors)
-
-
-def _install_signals(signals: str) -> None:
-    if signals == 'stop':
-        stop.install()
-    elif signals != 'keep':
-        raise ValueError(f"signals must be 'stop' or 'keep', not {signals!r}")
-
-
-def run_program(body: Callable[[], Optional[int]], *, prog: Optional[str] = None,
-                config_errors: Iterable[Type[BaseException]] = (),
-                signals: str = 'stop') -> int:
-    """
-    Run ``body()`` (an executable without rclpy) under the exit-code rule; return the status.
-
-    body returns when the stop is requested (stop.event() / stop.requested()) or when its
-    work is done; its return value, if an int, is the status. It raises ConfigError (any
-    ValueError, or one of ``config_errors``) for a bad configuration. A KeyboardInterrupt
-    is a stop (status 0).
-    signals: 'stop' installs node_runtime.stop's handlers (a signal sets the request);
-    'keep' leaves the ones in place, e.g. the launcher's ``interrupt`` mode, in which a
-    signal raises KeyboardInterrupt wherever a short command waits.
-    """
-    prog = prog or program_name()
-    _install_signals(signals)
-    if stop.requested():
-        return EXIT_STOPPED
-    try:
-        code = body()
-    except KeyboardInterrupt:
-        return EXIT_STOPPED
-    except _config_errors(config_errors) as exc:
-        return EXIT_STOPPED if stop.requested() else report(prog, EXIT_CONFIG, exc)
-    except Exception as exc:    # noqa: B902 - the exit-code rule: one line, status 1
-        return EXIT_STOPPED if stop.requested() else report(prog, EXIT_FAILURE, exc)
-    return code if isinstance(code, int) else EXIT_STOPPED
-
-
-def shared_loop(nodes: Sequence[Any],
-                options: Callable[[Any], Tuple[float, int]] = lambda node: (
-                    getattr(node, 'busy_wait', 0.0), getattr(node, 'rt_priority', 0)),
-                ) -> Optional[DeadlineLoop]:
-    """
-    Return the DeadlineLoop that ticks the periodic nodes of `nodes` (see above), or None.
-
-    options(node) gives a node's (busy_wait s, rt_priority); the loop takes the largest.
-    The loop's ``nodes`` attribute lists the nodes it ticks.
-    """
-    periodic = [n for n in nodes if getattr(n, 'runs_in_loop', False) is True]
-    if not periodic:
-        return None
-    period = periodic[0].period
-    same = [n for n in periodic if n.period == period]
-    for node in periodic:
-        if node not in same:
-            node.start_timer()
-    ticks = tuple(n.tick for n in same)
-    if len(ticks) == 1:
-        tick = ticks[0]
-    else:
-        def tick(deadline: float) -> None:
-            for one in ticks:
-                one(deadline)
-    busy, priority = zip(*(options(n) for n in same))
-    loop = DeadlineLoop(period, tick, busy_wait=max(busy), rt_priority=max(priority))
-    loop.nodes = same   # type: ignore[attr-defined]
-    return loop
-
-
-def warm_log_caller_lookup() -> None:
-    """
-    Pay, before a loop starts, the one-time cost of rclpy's logger finding its caller.
-
-    RcutilsLogger.log calls inspect.getframeinfo, whose first call maps every loaded module to
-    its file (about 10 ms with rclpy, numpy and MuJoCo loaded): paid inside a 500 Hz loop, the
-    first log line (a node's first rejected command) would stall it for five ticks.
-    """
-    import inspect
-    inspect.getframeinfo(inspect.currentframe())  # type: ignore[arg-type]
 
 
 def _finished(nodes: Sequence[Any], done: Callable[[], bool]) -> bool:
@@ -238,41 +126,6 @@ def spin(nodes: Sequence[Any], executor: Any, *, done: Callable[[], bool] = lamb
         pass
 
 
-def teardown(nodes: Sequence[Any], executor: Any = None, *, context: Any = None,
-             shutdown: bool = True) -> None:
-    """
-    Stop, close and destroy `nodes` (last built first), shut `executor` and rclpy down.
-
-    executor: one executor, a sequence of them, or None. context: the context to shut down
-    (default rclpy's own); shutdown=False leaves it running.
-    """
-    import rclpy
-    executors = executor if isinstance(executor, (list, tuple)) else [executor]
-    for node in reversed(nodes):
-        for hook in ('stop', 'close'):
-            method = getattr(node, hook, None)
-            if callable(method):
-                _quietly(method)
-    for one in reversed(executors):
-        if one is not None:
-            _quietly(lambda: one.shutdown(timeout_sec=1.0))
-    for node in reversed(nodes):
-        _quietly(node.destroy_node)
-    if shutdown:
-        rclpy.try_shutdown(context=context)
-
-
-def _quietly(call: Callable[[], Any]) -> None:
-    # A teardown step that fails must not skip the others, nor print a traceback on the way
-    # out of a stop; outside a stop it is reported (one line) and the teardown goes on.
-    try:
-        call()
-    except Exception as exc:    # noqa: B902
-        if not stop.requested():
-            print(f'{program_name()}: error during shutdown: {_one_line(exc)}',
-                  file=sys.stderr, flush=True)
-
-
 def run_nodes(factories: Sequence[Callable[[], Any]], args: Optional[List[str]] = None, *,
               prog: Optional[str] = None,
               executor: Optional[Callable[[], Any]] = None,
@@ -322,110 +175,3 @@ def run_nodes(factories: Sequence[Callable[[], Any]], args: Optional[List[str]] 
     finally:
         teardown(nodes, spun)
     return code
-
-
-def init_rclpy(args: Optional[List[str]] = None, context: Any = None) -> None:
-    """
-    rclpy.init without rclpy's signal handlers (node_runtime.stop handles the signals).
-
-    A ``--ros-args`` rule rcl cannot parse raises ConfigError (its reason without rcl's
-    source positions). context: a fresh rclpy Context (default rclpy's own).
-    """
-    import rclpy
-    from rclpy.signals import SignalHandlerOptions
-    try:
-        rclpy.init(args=args, context=context, signal_handler_options=SignalHandlerOptions.NO)
-    except RuntimeError as exc:     # rcl's RCLError: a --ros-args rule it cannot parse
-        raise ConfigError(_rcl_reason(exc)) from None
-
-
-class RosSession:
-    """
-    rclpy for a command-line tool: the runner's start and ordered teardown, without its spin.
-
-    ::
-
-        with RosSession(ros_args) as session:
-            node = session.add_node(rclpy.create_node('tool', context=session.context))
-            executor = session.add_executor(SingleThreadedExecutor(context=session.context))
-            ...
-
-    init() (entering) runs rclpy.init on ``context`` (default rclpy's own) with rclpy's
-    signal handlers off; a bad ``--ros-args`` rule raises ConfigError. A context given
-    already initialised is borrowed: it is neither initialised nor shut down here (a test or
-    a program that has one and whose participant has discovered the graph already).
-    close() (leaving, idempotent) is the runner's teardown of what was added: the nodes'
-    ``stop()``/``close()`` hooks, the executors' shutdown, the nodes' destroy_node() (last
-    added first), then the context's shutdown. It never installs signal handlers: the
-    caller (run_command, a launcher) decides how a signal stops the command.
-    """
-
-    def __init__(self, args: Optional[List[str]] = None, *, context: Any = None) -> None:
-        self.args = args
-        self.context = context
-        self.nodes: List[Any] = []
-        self.executors: List[Any] = []
-        self._owned = False
-        self._open = False
-
-    def init(self) -> 'RosSession':
-        """Initialise the context (unless borrowed); return the session."""
-        if self._open:
-            return self
-        borrowed = self.context is not None and self.context.ok()
-        if not borrowed:
-            if self.context is None:
-                from rclpy.utilities import get_default_context
-                self.context = get_default_context()
-            init_rclpy(self.args, self.context)
-            self._owned = True
-        self._open = True
-        return self
-
-    def add_node(self, node: Any) -> Any:
-        """Tear `node` down with the session (stop/close hooks, destroy_node); return it."""
-        self.nodes.append(node)
-        return node
-
-    def add_executor(self, executor: Any) -> Any:
-        """Shut `executor` down with the session, before the nodes are destroyed; return it."""
-        self.executors.append(executor)
-        return executor
-
-    def close(self) -> None:
-        """Tear down in order what was added and shut an owned context down (idempotent)."""
-        if not self._open:
-            return
-        self._open = False
-        nodes, executors = self.nodes, self.executors
-        self.nodes, self.executors = [], []
-        teardown(nodes, executors, context=self.context, shutdown=self._owned)
-
-    def __enter__(self) -> 'RosSession':
-        return self.init()
-
-    def __exit__(self, *exc: Any) -> None:
-        self.close()
-
-
-def run_command(body: Callable[[RosSession], Optional[int]],
-                ros_args: Optional[List[str]] = None, *, prog: Optional[str] = None,
-                context: Any = None, config_errors: Iterable[Type[BaseException]] = (),
-                signals: str = 'stop') -> int:
-    """
-    Run ``body(session)`` of a command-line tool in a RosSession; return the exit status.
-
-    Call it once the command line is parsed (argparse's errors keep argparse's form).
-    ros_args: rclpy's arguments (e.g. ['prog', '--ros-args', ...]; None: sys.argv, as
-    rclpy.init takes it). context: as RosSession's (an initialised one is borrowed).
-    body returns the status (None: 0) or raises: ConfigError/ValueError (or one of
-    ``config_errors``) exits 2, any other error 1, each with one stderr line; a stop (or a
-    KeyboardInterrupt) at any moment exits 0 after the teardown. signals: as
-    run_program's ('keep' for a launcher in interrupt mode).
-    """
-    def session_body() -> Optional[int]:
-        if stop.requested():
-            return EXIT_STOPPED
-        with RosSession(ros_args, context=context) as session:
-            return body(session)
-    return run_program(session_body, prog=prog, config_errors=config_errors, signals=signals)
