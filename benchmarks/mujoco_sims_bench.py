@@ -23,7 +23,6 @@ domain defaults to one from workspace_testing's allocator (held for the run).
 """
 
 import argparse
-import http.server
 import json
 import os
 import re
@@ -31,10 +30,10 @@ import signal
 import socket
 import sys
 import tempfile
-import threading
 import time
 
 from workspace_testing import allocate_domain, executable, start, stop
+from workspace_testing.http_sink import HttpSink
 
 RATE = 500.0
 PERIOD = 1.0 / RATE
@@ -112,35 +111,6 @@ def run_process(cmd, seconds, env, ready='running:'):
     return ticks * PERIOD / (t_stop - t_start), cpu, lines
 
 
-class Sink:
-    """AimRT http-channel subscriber answering 200 to every POST (counts them)."""
-
-    def __init__(self):
-        self.count = 0
-        outer = self
-
-        class Handler(http.server.BaseHTTPRequestHandler):
-            protocol_version = 'HTTP/1.1'
-
-            def do_POST(self):
-                self.rfile.read(int(self.headers['Content-Length']))
-                outer.count += 1
-                self.send_response(200)
-                self.send_header('Content-Length', '0')
-                self.end_headers()
-
-            def log_message(self, *args):
-                pass
-        self.server = http.server.ThreadingHTTPServer(('127.0.0.1', 0), Handler)
-        self.server.daemon_threads = True
-        self.port = self.server.server_address[1]
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-
-    def close(self):
-        self.server.shutdown()
-        self.server.server_close()
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[1])
     ap.add_argument('--duration', type=float, default=10.0, help='measured seconds per case')
@@ -176,7 +146,7 @@ def main():
             rtf, cpu, _ = run_process([adam, '--config', cfg, '--domain', str(args.domain)],
                                       args.duration, env)
             results.append((label, rtf, cpu))
-        sink = Sink()
+        sink = HttpSink()
         try:
             cfg = os.path.join(tmp, 'aimrt.yaml')
             with open(cfg, 'w', encoding='utf-8') as f:
@@ -186,8 +156,8 @@ def main():
                 json.dump({'listen_port': port, 'state_addresses': [f'127.0.0.1:{sink.port}']}, f)
             exe = executable('aimrt_mujoco_sim', 'aimrt_mujoco_sim')
             rtf, cpu, _ = run_process([exe, '--config', cfg], args.duration, env)
-            results.append((f'aimrt_mujoco_sim (floating, {sink.count} POSTs received)', rtf,
-                            cpu))
+            posts = len(sink.drain())
+            results.append((f'aimrt_mujoco_sim (floating, {posts} POSTs received)', rtf, cpu))
         finally:
             sink.close()
     for label, rtf, cpu in results:

@@ -2,12 +2,9 @@
 """aimrt_mujoco_sim + aimrt_bridge + an rclpy controller close a loop over HTTP."""
 
 import http.client
-import http.server
 import json
 import os
-import queue
 import signal
-import threading
 import time
 
 from aimrt_protocols_msgs.msg import JointCommand as RosJointCommand
@@ -19,48 +16,10 @@ import rclpy
 from rclpy.qos import QoSProfile
 from sensor_msgs.msg import Imu, JointState as RosJointState
 from workspace_testing import accepting, executable, free_port, localhost_env, start, stop
+from workspace_testing.http_sink import HttpSink
 
 AT_REST_S = 4.0  # s the test keeps commanding and listening after the waist settled
 WAIT = 30.0
-
-
-class Recorder:
-    """An AimRT http-channel subscriber that records every POST (path, body) and answers 200."""
-
-    def __init__(self):
-        self.posts = queue.Queue()
-        outer = self
-
-        class Handler(http.server.BaseHTTPRequestHandler):
-            protocol_version = 'HTTP/1.1'
-
-            def do_POST(self):
-                body = self.rfile.read(int(self.headers['Content-Length']))
-                outer.posts.put((self.path, body))
-                self.send_response(200)
-                self.send_header('Content-Length', '0')
-                self.end_headers()
-
-            def log_message(self, *args):
-                pass
-
-        self.server = http.server.ThreadingHTTPServer(('127.0.0.1', 0), Handler)
-        self.server.daemon_threads = True
-        self.port = self.server.server_address[1]
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
-        self.thread.start()
-
-    def drain(self):
-        out = []
-        while True:
-            try:
-                out.append(self.posts.get_nowait())
-            except queue.Empty:
-                return out
-
-    def close(self):
-        self.server.shutdown()
-        self.server.server_close()
 
 
 def env(domain_id):
@@ -82,7 +41,7 @@ def sim_exe():
 @pytest.fixture(scope='module')
 def setup(tmp_path_factory, domain_id):
     tmp = tmp_path_factory.mktemp('loop')
-    state_rec, cmd_rec = Recorder(), Recorder()
+    state_rec, cmd_rec = HttpSink(), HttpSink()
     bridge_port, sim_port = free_port(), free_port()
     sim_cfg = tmp / 'sim.yaml'
     sim_cfg.write_text(json.dumps({
@@ -176,7 +135,7 @@ def test_controller_closes_the_loop_over_http(setup):
 
     # Values equal on both sides: what the simulator POSTed (recorded) == what ROS got.
     posted = {}
-    for path, body in setup['state_rec'].drain():
+    for path, _, body in setup['state_rec'].drain():
         posted.setdefault(path.split('/')[2], []).append(body)
     by_stamp = {}
     for body in posted['joint_state']:
@@ -225,7 +184,7 @@ def test_controller_closes_the_loop_over_http(setup):
     assert 350 < sum(s.pressure[0] for s in ros_touch[-1].states) < 500
 
     # Commands: what the bridge POSTed (the simulator got the same bytes) == what ROS sent.
-    cmds = [codec.decode(JointCommand, b) for _, b in setup['cmd_rec'].drain()]
+    cmds = [codec.decode(JointCommand, post.body) for post in setup['cmd_rec'].drain()]
     assert len(cmds) >= 5
     sent_by_stamp = {m.header.stamp.sec * 10**9 + m.header.stamp.nanosec: m for m in sent}
     for c in cmds:
