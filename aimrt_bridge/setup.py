@@ -25,8 +25,8 @@ setup(
     tests_require=['pytest'],
     # A plain launcher script instead of console_scripts: the generated console_scripts
     # wrapper scans the installed metadata before any of our code could install the
-    # SIGINT/SIGTERM handlers; bin/aimrt_bridge_node installs them first (node_runtime.stop).
-    scripts=glob('bin/*'),
+    # SIGINT/SIGTERM handlers; scripts/aimrt_bridge_node installs them first (node_runtime.stop).
+    scripts=glob('scripts/*'),
     # `ros2 doctor` (ros2doctor's entry points): the AimRT link's check and report
     entry_points={
         'ros2doctor.checks': ['AimrtCheck = aimrt_bridge.doctor:AimrtCheck'],

@@ -22,5 +22,5 @@ setup(
     license='Apache-2.0',
     tests_require=['pytest'],
     # Launcher script (handlers before imports: node_runtime.stop).
-    scripts=glob('bin/*'),
+    scripts=glob('scripts/*'),
 )

@@ -26,8 +26,8 @@ setup(
     tests_require=['pytest'],
     # Plain launcher scripts instead of console_scripts: the generated console_scripts wrapper
     # scans the installed metadata before any of our code can install the SIGINT /
-    # SIGTERM handlers; bin/* install them first (node_runtime.stop).
-    scripts=glob('bin/*'),
+    # SIGTERM handlers; scripts/* install them first (node_runtime.stop).
+    scripts=glob('scripts/*'),
     # `ros2 doctor` (ros2doctor's entry points): the HB50 stack's check and report
     entry_points={
         'ros2doctor.checks': ['HB50Check = hb50_nodes.doctor:HB50Check'],

@@ -25,8 +25,8 @@ setup(
     tests_require=['pytest'],
     # A plain launcher script instead of console_scripts: the generated console_scripts
     # wrapper scans the installed metadata before any of our code could install the
-    # SIGINT/SIGTERM handlers; bin/horus_bridge installs them first (node_runtime.stop).
-    scripts=glob('bin/*'),
+    # SIGINT/SIGTERM handlers; scripts/horus_bridge installs them first (node_runtime.stop).
+    scripts=glob('scripts/*'),
     # `ros2 doctor` (ros2doctor's entry points): the HORUS link's check and report
     entry_points={
         'ros2doctor.checks': ['HorusCheck = horus_bridge.doctor:HorusCheck'],

@@ -22,5 +22,5 @@ setup(
     tests_require=['pytest'],
     # Launcher scripts instead of console_scripts: they install the SIGINT/SIGTERM handlers
     # before any import (node_runtime.stop); the generated wrappers scan metadata first.
-    scripts=glob('bin/*'),
+    scripts=glob('scripts/*'),
 )

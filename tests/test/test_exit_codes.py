@@ -9,7 +9,7 @@ Every executable of the workspace follows node_runtime.runner's exit-code rule.
   command-line tools follow argparse's form of it: exit 2, the usage, then one line
   `<prog>: error: <reason>`.
 - The bad-configuration run is made twice where the executable is a Python launcher script:
-  installed, and from the source tree as it is (`./hb50_nodes/bin/bridge_node`), whose first
+  installed, and from the source tree as it is (`./hb50_nodes/scripts/bridge_node`), whose first
   line the install has not rewritten.
 
 Discovery: every file in lib/<pkg>/ of every package of the ament index installed in this
@@ -315,16 +315,15 @@ class BadConfigRun:
 
 def source_launcher(package, name):
     """Return the launcher script of an executable in the source tree, or None."""
-    for folder in ('bin', 'scripts'):
-        path = WORKSPACE / package / folder / name
-        if path.is_file() and 'python' in path.read_text(errors='replace').split('\n', 1)[0]:
-            return path
+    path = WORKSPACE / package / 'scripts' / name     # the one launcher folder
+    if path.is_file() and 'python' in path.read_text(errors='replace').split('\n', 1)[0]:
+        return path
     return None
 
 
 def _runs_of(package, path):
     # The source tree's launcher too: it must run as it is, before install rewrites its
-    # first line (a user runs ./pkg/bin/x; `env python3 -S` would fail there).
+    # first line (a user runs ./pkg/scripts/x; `env python3 -S` would fail there).
     source = source_launcher(package, path.name)
     from_source = [BadConfigRun(package, source, 'source tree')] if source else []
     return [BadConfigRun(package, path)] + from_source + [
