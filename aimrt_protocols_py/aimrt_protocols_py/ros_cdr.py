@@ -24,10 +24,8 @@ import struct
 from typing import Any, Callable, Dict, Iterable, Optional, Tuple
 
 from aimrt_protocols_py.conversions import settle_losses, stamp_parts
-from ros_wire import ENCAPSULATION, HEADER_SIZE, string_bytes, Writer
+from ros_wire import ENCAPSULATION, HEADER_SIZE, string_bytes, TIME, U32, Writer
 
-_TIME = struct.Struct('<iI')
-_U32 = struct.Struct('<I')
 _JOINT_FIELDS = attrgetter('name', 'position', 'velocity', 'effort')
 # float64[] position, velocity, effort, all empty: three zero counts, no padding
 _EMPTY_SEQS = bytes(12)
@@ -67,7 +65,7 @@ def joint_state_to_ros_cdr(msg: Any, *, accept_losses: Iterable[str] = (),
     # field builds a wrapper object: touch each joint once)
     rows = list(map(_JOINT_FIELDS, msg.joints))
     count = len(rows)
-    parts = [ENCAPSULATION, _TIME.pack(sec, nanosec), string_bytes(header.frame_id)]
+    parts = [ENCAPSULATION, TIME.pack(sec, nanosec), string_bytes(header.frame_id)]
     offset = 8 + len(parts[2])         # from the encapsulation header's end
     if not count:
         names_data = _names_bytes((), offset)
@@ -82,10 +80,10 @@ def joint_state_to_ros_cdr(msg: Any, *, accept_losses: Iterable[str] = (),
     pad4 = -offset % 4
     offset += pad4 + 4
     pad8 = -offset % 8
-    parts += (names_data, bytes(pad4), _U32.pack(count), bytes(pad8), pack(*positions))
+    parts += (names_data, bytes(pad4), U32.pack(count), bytes(pad8), pack(*positions))
     # the offset is a multiple of 8 now: each count below needs 4 bytes of padding
-    parts += (_U32.pack(count), bytes(4), pack(*velocities),
-              _U32.pack(count), bytes(4), pack(*efforts))
+    parts += (U32.pack(count), bytes(4), pack(*velocities),
+              U32.pack(count), bytes(4), pack(*efforts))
     return b''.join(parts)
 
 

@@ -25,14 +25,12 @@ ConversionError; a frame id must be a valid HORUS name (checked once, per route)
 import struct
 from typing import Dict, Type
 
-from ros_wire import ENCAPSULATION, padding, string_bytes
+from ros_wire import ENCAPSULATION, padding, string_bytes, TIME, U32
 
 from .layouts import LASER_SCAN_RANGES
 from .messages import encode_name, LaserScan
 from .ros_conversions import stamp_parts
 
-_TIME = struct.Struct('<iI')
-_U32 = struct.Struct('<I')
 _U64 = struct.Struct('<Q')
 
 # HORUS LaserScan offsets (layouts.LAYOUTS['LaserScan']).
@@ -41,8 +39,8 @@ _ANGLES = slice(1440, 1448)                  # angle_min, angle_max
 _RANGE_LIMITS = slice(1448, 1456)            # range_min, range_max
 _TIMING = slice(1456, 1468)                  # angle_increment, time_increment, scan_time
 _STAMP = 1472
-_RANGE_COUNT = _U32.pack(LASER_SCAN_RANGES)
-_NO_INTENSITIES = _U32.pack(0)
+_RANGE_COUNT = U32.pack(LASER_SCAN_RANGES)
+_NO_INTENSITIES = U32.pack(0)
 
 
 def header_tail(frame_id: str) -> bytes:
@@ -77,7 +75,7 @@ class LaserScanCdr:
         sec, nanosec = stamp_parts(_U64.unpack_from(raw, _STAMP)[0])
         # ROS field order: angle_min, angle_max, angle_increment, time_increment, scan_time,
         # range_min, range_max; then ranges[360] and an empty intensities[].
-        return b''.join((ENCAPSULATION, _TIME.pack(sec, nanosec), self._prefix,
+        return b''.join((ENCAPSULATION, TIME.pack(sec, nanosec), self._prefix,
                          raw[_ANGLES], raw[_TIMING], raw[_RANGE_LIMITS],
                          _RANGE_COUNT, raw[:_RANGES_END], _NO_INTENSITIES))
 

@@ -29,9 +29,13 @@ HEADER_SIZE = len(ENCAPSULATION)
 #: Bytes-like values accepted as a packed array.
 Buffer = Union[bytes, bytearray, memoryview]
 
-_U32 = struct.Struct('<I')
+#: uint32, little endian (sequence and string lengths).
+U32 = struct.Struct('<I')
+#: builtin_interfaces/Time (int32 sec, uint32 nanosec), little endian.
+TIME = struct.Struct('<iI')
+_U32 = U32
 _I32 = struct.Struct('<i')
-_TIME = struct.Struct('<iI')
+_TIME = TIME
 # struct codes of the CDR primitives (bool, octet/uint8, int8, int16 ... float64).
 _PRIMITIVES = frozenset('?bBhHiIqQfd')
 
