@@ -18,6 +18,9 @@ AimRT >= 0.10's Header.sequence_num) is dropped with a warning logged once per
 topic (accept_unknown_fields true, the default, so that current AimRT works out of
 the box), or refused with HTTP 422 when accept_unknown_fields is false.
 
+Its parameters are in aimrt_bridge.params, the forward status it publishes on /diagnostics
+in aimrt_bridge.diagnostics.
+
 Robustness: the HTTP server is bounded (aimrt_protocols_py.http_server.ChannelServer:
 connections, timeouts, sizes); commands go through a bounded queue with a worker per target
 (command_queue.CommandTarget), so a dead or hanging target never blocks the executor;
@@ -32,24 +35,26 @@ from typing import (Any, Callable, Dict, FrozenSet, Hashable, Iterable, List, Op
 
 from aimrt_bridge import command_cdr
 from aimrt_bridge.command_queue import CommandTarget, Post, TargetStatus
+from aimrt_bridge.diagnostics import DIAGNOSTICS_QOS, forward_status
+from aimrt_bridge.params import PARAMETERS, STATE_KINDS
 from aimrt_protocols_py import codec, conversions
 from aimrt_protocols_py.errors import (AimrtProtocolError, ConversionError, JsonFormatError,
                                        LossyConversionError, UnknownMessageTypeError,
                                        UnsupportedContentTypeError)
 from aimrt_protocols_py.http_client import ChannelPublisher
 from aimrt_protocols_py.http_server import ChannelServer
-from aimrt_protocols_py.messages import ImuState, JointCommand, JointState, TouchState
+from aimrt_protocols_py.messages import JointCommand, JointState
 from aimrt_protocols_py.messages import message_class
 from aimrt_protocols_py.ros_cdr import joint_state_to_ros_cdr
-from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus, KeyValue
+from diagnostic_msgs.msg import DiagnosticArray
 from node_runtime import runner
 from node_runtime.bounded_text import bounded, RateLimiter, suppressed_note
-from node_runtime.parameters import declare, on_change, Parameter
+from node_runtime.parameters import declare, on_change
 from rclpy.exceptions import (InvalidHandle, InvalidParameterTypeException,
                               InvalidParameterValueException)
 from rclpy.executors import SingleThreadedExecutor
 from rclpy.node import Node
-from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
+from rclpy.qos import QoSProfile
 from rclpy.qos_overriding_options import InvalidQosOverridesError, QoSOverridingOptions
 from ros_wire import CdrError
 
@@ -59,101 +64,6 @@ CDR_FORMS: Dict[Any, Callable[..., Any]] = {JointState: joint_state_to_ros_cdr}
 # Commands taken from a subscription per executor callback at most (the rest wait for the
 # next callback, so the executor still serves everything else).
 COMMAND_BATCH = 64
-
-# AimRT message kinds the bridge can receive, by the name used in `state_types`.
-STATE_KINDS: Dict[str, Any] = {'JointState': JointState, 'ImuState': ImuState,
-                               'TouchState': TouchState}
-
-# Every parameter with its default and descriptor, in one place (config/aimrt_bridge.yaml
-# lists them with the QoS overrides). accept_unknown_fields and log_period_sec can change at
-# run time (ros2 param set); the rest is read at start-up.
-PARAMETERS = (
-    # HTTP server (AimRT -> ROS 2). AimRT's examples use 127.0.0.1:50080.
-    Parameter('http_host', '127.0.0.1', 'address the HTTP server (AimRT -> ROS 2) listens '
-              "on; put it in the AimRT publisher's server_url_list"),
-    Parameter('http_port', 50080, 'TCP port of the HTTP server; 0 = any free port',
-              value_range=(0, 65535)),
-    Parameter('http_connection_limit', 1024, 'open HTTP connections at most; a new one '
-              'closes the oldest idle connection (else the oldest)', value_range=(1, 100000)),
-    Parameter('http_idle_timeout_sec', 10, 'an idle kept-alive connection is closed after '
-              'this long [s, whole seconds]', value_range=(1, None)),
-    Parameter('http_header_timeout_sec', 5.0, 'time from the first byte of a request to the '
-              'end of its header block, whatever the pace (408 and close after) [s]',
-              value_range=(0.001, 3600.0)),
-    Parameter('http_body_timeout_sec', 10.0, 'time from the end of a header block to the end '
-              'of its body (the connection is closed after) [s]',
-              value_range=(0.001, 3600.0)),
-    Parameter('http_max_body_bytes', 16 * 1024 * 1024, 'request bodies of this size or '
-              'more get 413 [bytes]', value_range=(1, None)),
-    Parameter('http_max_header_bytes', 64 * 1024, 'largest request header block (431 above) '
-              '[bytes]', value_range=(1, None)),
-    # parallel lists: AimRT topic i carries state_types[i] and is republished on ROS topic i
-    Parameter('state_aimrt_topics', ['joint_state', 'imu_state', 'touch_state'],
-              'AimRT topics accepted from AimRT publishers (POST /channel/{topic}/{type})',
-              constraints='as many entries as state_types and state_ros_topics'),
-    Parameter('state_types', ['JointState', 'ImuState', 'TouchState'],
-              'AimRT message kind carried by the AimRT topic of the same index',
-              choices=tuple(STATE_KINDS)),
-    Parameter('state_ros_topics', ['aimrt/joint_states', 'aimrt/imu', 'aimrt/touch'],
-              'ROS 2 topic the AimRT topic of the same index is republished on'),
-    # parallel lists (ROS 2 -> AimRT): ROS topic i -> AimRT topic i, POSTed to every
-    # 'ip:port' in the comma-separated command_addresses[i]
-    Parameter('command_ros_topics', ['aimrt/joint_command'],
-              'ROS 2 topics of aimrt_protocols_msgs/JointCommand forwarded to AimRT',
-              constraints='as many entries as command_aimrt_topics and command_addresses'),
-    Parameter('command_aimrt_topics', ['joint_command'],
-              'AimRT topic the ROS 2 command topic of the same index is POSTed as'),
-    Parameter('command_addresses', ['127.0.0.1:50081'],
-              "comma-separated 'ip:port' list of AimRT http subscribers per command topic"),
-    Parameter('command_type_name', 'pb:aimrt.protocols.sensor.JointCommand',
-              'AimRT type name of the commands sent (AimRT >= 0.10 subscribers expect '
-              'pb:aimrt.protocols.sensor.JointCommandArray)',
-              constraints='a JointCommand type name'),
-    Parameter('command_serialization', 'pb', 'body of the commands sent: protobuf or JSON',
-              choices=('pb', 'json')),
-    Parameter('http_timeout_sec', 1.0, 'timeout of one command POST to a target [s]',
-              value_range=(0.001, None)),
-    Parameter('command_queue_depth', 8, 'commands waiting per target; when a target is slow '
-              'or dead the oldest are dropped', value_range=(1, None)),
-    Parameter('log_period_sec', 5.0, 'at most one warning per target and reason in this '
-              'period [s] (changeable at run time)', read_only=False,
-              value_range=(0.0, None)),
-    Parameter('diagnostics_period_sec', 1.0, 'period of the forward status of each command '
-              'target on /diagnostics (diagnostic_msgs/DiagnosticArray) [s]',
-              value_range=(0.1, 60.0)),
-    Parameter('accept_unknown_fields', True, 'protobuf fields / JSON keys this schema does '
-              "not know (e.g. AimRT >= 0.10's Header.sequence_num): true drops them (logged "
-              'once per topic) and publishes the rest, false refuses the message with HTTP '
-              '422 (changeable at run time)', read_only=False),
-)
-
-
-# /diagnostics keeps its last array for late joiners (`ros2 doctor` reads it within 1 s);
-# volatile subscribers, as the diagnostic aggregator's, match it too.
-DIAGNOSTICS_QOS = QoSProfile(depth=1, durability=DurabilityPolicy.TRANSIENT_LOCAL,
-                             reliability=ReliabilityPolicy.RELIABLE)
-
-
-def forward_status(fqn: str, ros_topic: str, aimrt_topic: str, status: TargetStatus,
-                   now: float) -> Any:
-    """Return the DiagnosticStatus of one command target (its status() snapshot) at `now`."""
-    last = status['last_sent_at']
-    if status['last_outcome'] in ('failed', 'refused'):
-        level, text = DiagnosticStatus.ERROR, f"last POST {status['last_outcome']}: " \
-            f"{status['last_error']}"
-    elif status['dropped']:
-        level, text = DiagnosticStatus.WARN, f"forwarding; {status['dropped']} dropped " \
-            '(target slower than the commands)'
-    else:
-        level, text = DiagnosticStatus.OK, 'forwarding' if last else 'no command yet'
-    values = [('ros_topic', ros_topic), ('aimrt_topic', aimrt_topic),
-              ('sent', status['sent']), ('failed', status['failed']),
-              ('refused', status['refused']), ('dropped', status['dropped']),
-              ('queued', status['queued']),
-              ('last_forward_age_sec', f'{now - last:.3f}' if last else 'never')]
-    return DiagnosticStatus(level=level, name=f"{fqn}: {ros_topic} -> {status['address']}",
-                            message=text, hardware_id=status['address'],
-                            values=[KeyValue(key=k, value=str(v)) for k, v in values])
 
 
 def default_qos() -> QoSProfile:
