@@ -20,6 +20,7 @@ from workspace_testing import start, stop
 from workspace_testing.signals import wait_for_handlers
 
 _names = itertools.count()
+SIGTERM_ONLY = (signal.SIGTERM,)   # handlers installed: the first project import ran
 EARLY = (0.0, 0.4)                # seconds after the handlers exist: imports, start-up
 
 
@@ -53,9 +54,10 @@ def signal_at_moments(make_cmd, delays, ready_text=None):
     try:
         for sig, delay, proc in runs:
             if delay == 0.0:
-                wait_for_handlers(proc, signals=(signal.SIGTERM,))
+                wait_for_handlers(proc, signals=SIGTERM_ONLY)
                 proc.send_signal(sig)
-        ready = {id(proc): wait_for_handlers(proc, signals=(signal.SIGTERM,)) for _, delay, proc in runs if delay}
+        ready = {id(proc): wait_for_handlers(proc, signals=SIGTERM_ONLY)
+                 for _, delay, proc in runs if delay}
         for sig, delay, proc in sorted(runs, key=lambda r: r[1]):
             if delay:
                 time.sleep(max(0.0, ready[id(proc)] + delay - time.monotonic()))
