@@ -38,6 +38,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from typing import Any, Callable, cast, Dict, Iterable, List, Optional, Tuple, TypedDict
 
 from _cpu_sampling import cpu_seconds
 
@@ -50,7 +51,7 @@ TARGET_COMMANDS = 5000
 JOINTS = 20
 
 
-def joints_bytes():
+def joints_bytes() -> bytes:
     """Return the serialized JointState.joints field of the benchmark message."""
     from aimrt_protocols_py import codec
     from aimrt_protocols_py.messages import JointState
@@ -60,21 +61,21 @@ def joints_bytes():
     return codec.encode(msg)
 
 
-def header_bytes(stamp_ns):
+def header_bytes(stamp_ns: int) -> bytes:
     """Return the serialized JointState.header field with time_stamp = stamp_ns."""
     from aimrt_protocols_py import codec
     from aimrt_protocols_py.messages import Header, JointState
     return codec.encode(JointState(header=Header(time_stamp=stamp_ns, frame_id='base')))
 
 
-def request(body):
+def request(body: bytes) -> bytes:
     """Return the bytes of one channel POST (as AimRT's http backend sends it)."""
     return (b'POST ' + PATH + b' HTTP/1.1\r\nHost: 127.0.0.1\r\n'
             b'Content-Type: application/protobuf\r\nContent-Length: %d\r\n\r\n' % len(body)
             ) + body
 
 
-def connect(port):
+def connect(port: int) -> socket.socket:
     sock = socket.create_connection(('127.0.0.1', port), timeout=10)
     sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
     return sock
@@ -83,11 +84,11 @@ def connect(port):
 class Answers:
     """Counts the answers read from a socket (every answer here has an empty body)."""
 
-    def __init__(self, sock, times=None):
+    def __init__(self, sock: socket.socket, times: Optional[List[float]] = None) -> None:
         self.sock, self.tail, self.count, self.ok = sock, b'', 0, 0
         self.times = times      # perf_counter of each answer read, when a list is given
 
-    def read(self):
+    def read(self) -> None:
         data = self.sock.recv(1 << 16)
         if not data:
             raise SystemExit('the server closed the connection')
@@ -104,7 +105,7 @@ class Answers:
         self.ok += done.count(b'HTTP/1.1 200 ')
 
 
-def send_burst(port, amount):
+def send_burst(port: int, amount: int) -> Tuple[int, float]:
     """POST `amount` messages (stamp = sequence number), WINDOW deep; (answered 200, s)."""
     joints = joints_bytes()
     reqs = [request(header_bytes(i + 1) + joints) for i in range(amount)]
@@ -123,7 +124,8 @@ def send_burst(port, amount):
     return answers.ok, secs
 
 
-def send_paced(port, seconds, rate_hz=1000.0):
+def send_paced(port: int, seconds: float,
+               rate_hz: float = 1000.0) -> Tuple[int, float, float, float]:
     """
     POST at rate_hz for `seconds`, each stamped with CLOCK_MONOTONIC.
 
@@ -132,9 +134,9 @@ def send_paced(port, seconds, rate_hz=1000.0):
     joints = joints_bytes()
     sock = connect(port)
     sock.setblocking(False)
-    answered = []
+    answered: List[float] = []
     answers = Answers(sock, answered)
-    posted = []
+    posted: List[float] = []
     period = 1.0 / rate_hz
     start = time.perf_counter()
     nxt = start
@@ -159,7 +161,7 @@ def send_paced(port, seconds, rate_hz=1000.0):
     return answers.ok, secs, rtt[0.5], rtt[0.99]
 
 
-def floor_publisher(node_name, topic):
+def floor_publisher(node_name: str, topic: str) -> Tuple[Any, Any, bytearray]:
     """
     rclpy.init, then a node and a JointState publisher on `topic` for a floor child process.
 
@@ -179,7 +181,7 @@ def floor_publisher(node_name, topic):
     return node, node.create_publisher(RosJointState, topic, QoSProfile(depth=1000)), data
 
 
-def ros_publisher(seconds, rate_hz=1000.0):
+def ros_publisher(seconds: float, rate_hz: float = 1000.0) -> None:
     """
     Child process: the DDS floor, a bare rclpy publisher of the bridge's JointState bytes.
 
@@ -214,7 +216,7 @@ def ros_publisher(seconds, rate_hz=1000.0):
     rclpy.try_shutdown()
 
 
-def _stamp_of_body(body):
+def _stamp_of_body(body: bytes) -> int:
     """Header.time_stamp of a protobuf JointState/JointCommand body (field 1, field 1)."""
     if len(body) < 4 or body[0] != 0x0a or body[2] != 0x08:
         return -1
@@ -227,7 +229,17 @@ def _stamp_of_body(body):
     return -1
 
 
-def fast_target(expected):
+class TargetStats(TypedDict):
+    """What the fast target counts: requests, last stamp, order, first and last arrival."""
+
+    count: int
+    last: int
+    in_order: bool
+    first_t: float
+    last_t: float
+
+
+def fast_target(expected: int) -> None:
     """
     Child process: an AimRT http-channel subscriber as fast as asyncio/uvloop gets.
 
@@ -238,15 +250,15 @@ def fast_target(expected):
     import asyncio
     import uvloop
     ok = (b'HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n')
-    stats = {'count': 0, 'last': -1, 'in_order': True, 'first_t': 0.0, 'last_t': 0.0}
+    stats: TargetStats = {'count': 0, 'last': -1, 'in_order': True, 'first_t': 0.0, 'last_t': 0.0}
 
     class TargetProtocol(asyncio.Protocol):
-        def connection_made(self, transport):
-            self.transport, self.buf = transport, b''
+        def connection_made(self, transport: asyncio.BaseTransport) -> None:
+            self.transport, self.buf = cast(asyncio.Transport, transport), b''
             transport.get_extra_info('socket').setsockopt(
                 socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
-        def data_received(self, data):
+        def data_received(self, data: bytes) -> None:
             buf = self.buf + data
             pos, answers = 0, 0
             while True:
@@ -278,14 +290,16 @@ def fast_target(expected):
 
     loop = uvloop.new_event_loop()
     server = loop.run_until_complete(loop.create_server(TargetProtocol, '127.0.0.1', 0))
-    print(server.sockets[0].getsockname()[1], flush=True)
+    # uvloop's Server has the sockets its stubs (AbstractServer) leave out
+    print(server.sockets[0].getsockname()[1], flush=True)  # type: ignore[attr-defined]
     loop.add_signal_handler(signal.SIGTERM, loop.stop)
     loop.run_forever()
     print(stats['count'], int(stats['in_order']), stats['first_t'], stats['last_t'],
           flush=True)
 
 
-def run_sender(port, mode, amount, spin=None):
+def run_sender(port: int, mode: str, amount: float,
+               spin: Optional[Callable[[float], None]] = None) -> Tuple[float, ...]:
     """Run the sender in its own process; spin the executor meanwhile; (answered, s)."""
     child = subprocess.Popen([sys.executable, os.path.abspath(__file__), '--sender', str(port),
                               mode, str(amount)], stdout=subprocess.PIPE, text=True)
@@ -294,6 +308,7 @@ def run_sender(port, mode, amount, spin=None):
             spin(0.005)
         else:
             time.sleep(0.02)
+    assert child.stdout is not None     # stdout=PIPE
     out = child.stdout.read().split()
     if child.returncode != 0 or len(out) not in (2, 4):
         raise SystemExit(f'the sender process failed (exit code {child.returncode})')
@@ -303,21 +318,24 @@ def run_sender(port, mode, amount, spin=None):
 class Target:
     """The fast target in its own process."""
 
-    def __init__(self, expected):
+    def __init__(self, expected: int) -> None:
         self.proc = subprocess.Popen([sys.executable, os.path.abspath(__file__), '--target',
                                       str(expected)], stdout=subprocess.PIPE, text=True)
+        assert self.proc.stdout is not None     # stdout=PIPE
         self.port = int(self.proc.stdout.readline())
 
-    def wait_all(self, timeout, spin):
+    def wait_all(self, timeout: float, spin: Callable[[float], None]) -> None:
         """Spin until the target has all it expects, or timeout s."""
+        stdout = self.proc.stdout
+        assert stdout is not None       # stdout=PIPE
         end = time.monotonic() + timeout
         while time.monotonic() < end:
-            if select.select([self.proc.stdout], [], [], 0)[0]:
-                self.proc.stdout.readline()
+            if select.select([stdout], [], [], 0)[0]:
+                stdout.readline()
                 return
             spin(0.05)
 
-    def result(self):
+    def result(self) -> Tuple[int, bool, float]:
         """Stop it; (count, in order, seconds from the first to the last request)."""
         self.proc.send_signal(signal.SIGTERM)
         out = self.proc.communicate(timeout=10)[0].split()[-4:]
@@ -326,7 +344,7 @@ class Target:
         return count, in_order, last_t - first_t
 
 
-def stamp_of(body):
+def stamp_of(body: bytes) -> int:
     """CLOCK_MONOTONIC ns stamp of a benchmark body: the varint Header.time_stamp at byte 3."""
     # body: 0a <header length> 08 <time_stamp varint> ... (JointState.header first)
     value = shift = 0
@@ -338,7 +356,7 @@ def stamp_of(body):
     raise ValueError('no time_stamp varint')
 
 
-def http_ros_floor():
+def http_ros_floor() -> None:
     """
     Child process: the combined floor, HTTP server -> rclpy publish with nothing decoded.
 
@@ -353,7 +371,7 @@ def http_ros_floor():
                                       'bench/http_floor_joint_states')
     pack = struct.Struct('<iI').pack_into
 
-    def handle(topic, msg_type, content_type, body):
+    def handle(topic: str, msg_type: str, content_type: str, body: bytes) -> Tuple[int, str]:
         sec, nanosec = divmod(stamp_of(body), 1_000_000_000)
         pack(data, 4, sec, nanosec)
         pub.publish(bytes(data))
@@ -361,7 +379,7 @@ def http_ros_floor():
     server = ChannelServer('127.0.0.1', 0, handle)
     server.start()
     gc.freeze()     # as the bridge does
-    stop = []
+    stop: List[int] = []
     signal.signal(signal.SIGTERM, lambda *a: stop.append(1))
     print(server.port, flush=True)
     cpu0, wall0 = cpu_seconds(os.getpid()), time.monotonic()
@@ -374,7 +392,7 @@ def http_ros_floor():
     rclpy.try_shutdown()
 
 
-def handler_stages(node):
+def handler_stages(node: Any) -> Dict[str, float]:
     """
     Median cost of each step of the bridge's handler for the benchmark message, in us.
 
@@ -391,12 +409,13 @@ def handler_stages(node):
     data = joint_state_to_ros_cdr(msg)
     pub = node.create_publisher(RosJointState, 'bench/stage_joint_states', QoSProfile(depth=10))
     accept = frozenset({conversions.LOSS_UNKNOWN_FIELDS})
-    steps = {'protobuf decode': lambda: codec.decode(JointState, body),
-             'CDR encode': lambda: joint_state_to_ros_cdr(msg, accept_losses=accept),
-             'publish (bytes, no subscriber)': lambda: pub.publish(data)}
-    result = {}
+    steps: Dict[str, Callable[[], object]] = {
+        'protobuf decode': lambda: codec.decode(JointState, body),
+        'CDR encode': lambda: joint_state_to_ros_cdr(msg, accept_losses=accept),
+        'publish (bytes, no subscriber)': lambda: pub.publish(data)}
+    result: Dict[str, float] = {}
     for name, step in steps.items():
-        runs = []
+        runs: List[float] = []
         for _ in range(5):
             start = time.perf_counter()
             for _ in range(500):
@@ -407,12 +426,12 @@ def handler_stages(node):
     return result
 
 
-def percentiles(values):
+def percentiles(values: Iterable[float]) -> Dict[float, float]:
     v = sorted(values) or [float('nan')]
     return {q: v[min(len(v) - 1, int(q * len(v)))] for q in (0.5, 0.9, 0.99)}
 
 
-def main():
+def main() -> None:
     if len(sys.argv) > 1 and sys.argv[1] == '--sender':
         port, mode, amount = int(sys.argv[2]), sys.argv[3], float(sys.argv[4])
         result = (send_burst(port, int(amount)) if mode == 'burst'
@@ -459,6 +478,7 @@ def main():
     print(f'floor: HTTP only (ChannelServer, no-op handler):   {floor_rate:8.0f} msg/s '
           f'({ok} of {count} answered 200); at 1 kHz POST -> 200 p50 {floor_rtt50:.0f} us, '
           f'p99 {floor_rtt99:.0f} us')
+    target: Optional[Target]
     target = Target(count)
     ok, secs = run_sender(target.port, 'burst', count)
     target.result()
@@ -487,16 +507,16 @@ def main():
     executor = EventsExecutor()
     executor.add_node(node)
 
-    def spin(timeout):
+    def spin(timeout: float) -> None:
         executor.spin_once(timeout_sec=timeout)    # EventsExecutor: always with a timeout
 
     unpack = struct.Struct('<iI').unpack_from
 
-    def stamp_log(topic):
+    def stamp_log(topic: str) -> List[Tuple[int, int]]:
         """Subscribe raw to `topic`; return the list of (header stamp ns, monotonic ns)."""
-        log = []
+        log: List[Tuple[int, int]] = []
 
-        def on_raw(data):
+        def on_raw(data: bytes) -> None:
             sec, nanosec = unpack(data, 4)      # after the 4-byte CDR encapsulation header
             log.append((sec * 1_000_000_000 + nanosec, time.monotonic_ns()))
         # histories as deep as the run: a subscriber here that falls behind on a loaded
@@ -570,6 +590,7 @@ def main():
                                   str(latency_s)], stdout=subprocess.PIPE, text=True)
         while child.poll() is None:
             spin(0.005)
+        assert child.stdout is not None     # stdout=PIPE
         floor_out = child.stdout.read().split()
         floor_sent, floor_cpu_pct = int(floor_out[0]), float(floor_out[1])
         dds = percentiles([(t - s) / 1000.0 for s, t in floor_received])
@@ -583,6 +604,7 @@ def main():
         child = subprocess.Popen([sys.executable, os.path.abspath(__file__),
                                   '--http-ros-floor'], stdout=subprocess.PIPE, text=True)
         try:
+            assert child.stdout is not None     # stdout=PIPE
             floor_port = int(child.stdout.readline())
             deadline = time.monotonic() + 30
             while not http_floor_received:      # warm-up until one makes it through

@@ -10,12 +10,13 @@ Usage: python3 benchmarks/aimrt_conversion.py [seconds_per_case, default 2]
 """
 import sys
 import time
+from typing import Any, Callable, Optional
 
 from aimrt_protocols_py import codec, conversions
 from aimrt_protocols_py.messages import Header, JointCommand, JointState
 
 
-def make_bytes(joints=20, sequence_num=None):
+def make_bytes(joints: int = 20, sequence_num: Optional[int] = None) -> bytes:
     header = Header(time_stamp=time.time_ns(), frame_id='base')
     if sequence_num is not None:  # AimRT >= 0.10: Header.sequence_num = 3, unknown to the seed
         header = codec.decode(Header, codec.encode(header) + bytes([0x18, sequence_num]))
@@ -25,7 +26,7 @@ def make_bytes(joints=20, sequence_num=None):
     return codec.encode(msg)
 
 
-def make_command(joints=20):
+def make_command(joints: int = 20) -> Any:
     msg = JointCommand(header=Header(time_stamp=time.time_ns(), frame_id='base'))
     for i in range(joints):
         msg.joints.add(name=f'joint_{i:02d}', position=0.1 * i, velocity=-0.01 * i,
@@ -33,7 +34,7 @@ def make_command(joints=20):
     return msg
 
 
-def rate(label, fn, seconds):
+def rate(label: str, fn: Callable[[], object], seconds: float) -> None:
     n = 0
     start = time.perf_counter()
     deadline = start + seconds
@@ -48,7 +49,7 @@ def rate(label, fn, seconds):
     print(f'{label:<52} {per_s:>10.0f} msg/s  {1e6 / per_s:7.2f} us/msg')
 
 
-def main():
+def main() -> None:
     seconds = float(sys.argv[1]) if len(sys.argv) > 1 else 2.0
     raw = make_bytes()
     msg = codec.decode(JointState, raw)

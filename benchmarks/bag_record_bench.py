@@ -26,8 +26,10 @@ import re
 import sys
 import tempfile
 import time
+from typing import Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
+import numpy.typing as npt
 from workspace_testing import stop as stop_node
 
 FAST = {'/hb50/bridge_data': 'bridge_node', '/hb50/joint_command': 'control_node',
@@ -38,7 +40,7 @@ TYPES = {'/hb50/bridge_data': 'hb50_commons/msg/BridgeData',
          '/hb50/robot_state': 'hb50_commons/msg/RobotState'}
 
 
-def cpu_seconds(pid):
+def cpu_seconds(pid: int) -> float:
     with open(f'/proc/{pid}/stat') as f:
         fields = f.read().rsplit(')', 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf('SC_CLK_TCK')
@@ -47,7 +49,7 @@ def cpu_seconds(pid):
 SUBSCRIBED = re.compile(r'Subscribed to topic (\S+) \((\S+), (\w+), (\w+)\)')
 
 
-def floor_subscriber(topics):
+def floor_subscriber(topics: Sequence[str]) -> None:
     """Receive `topics` ('topic=type' each) raw and do nothing else (the rclpy floor)."""
     import rclpy
     from rclpy.experimental import EventsExecutor
@@ -72,7 +74,8 @@ def floor_subscriber(topics):
     print(f'floor subscriber received {count[0]}', flush=True)
 
 
-def c_floor(recorded, seconds):
+def c_floor(recorded: Sequence[Tuple[str, str, str, str]],
+            seconds: float) -> Tuple[float, float, float, int]:
     """
     CPU of rcl_floor processes taking `recorded` [(topic, type, reliability, durability)].
 
@@ -82,11 +85,11 @@ def c_floor(recorded, seconds):
     """
     import workspace_testing as wt
     exe = wt.executable('rcl_floor', 'rcl_floor')
-    groups = {}
+    groups: Dict[Tuple[str, bool], List[str]] = {}
     for topic, type_name, reliability, _ in recorded:
         groups.setdefault((type_name, reliability == 'reliable'), []).append(topic)
 
-    def command(i, type_name, reliable, topics):
+    def command(i: int, type_name: str, reliable: bool, topics: Sequence[str]) -> List[str]:
         args = [exe, '--name', f'bag_bench_c{i}', '--publishers', '0', '--rate', '1',
                 '--subscriptions', str(len(topics)), '--sub-topic', 'in',
                 '--sub-type', type_name, '--depth', '1000']
@@ -117,17 +120,17 @@ def c_floor(recorded, seconds):
     try:
         idle.wait_for_output('running:', 20)
         time.sleep(3.0)
-        c0, t0 = cpu_seconds(idle.pid), time.monotonic()
+        idle_c0, t0 = cpu_seconds(idle.pid), time.monotonic()
         time.sleep(seconds)
-        idle_cpu = 100 * (cpu_seconds(idle.pid) - c0) / (time.monotonic() - t0)
+        idle_cpu = 100 * (cpu_seconds(idle.pid) - idle_c0) / (time.monotonic() - t0)
     finally:
         wt.stop(idle)
     return total - (len(procs) - 1) * idle_cpu, total, idle_cpu, len(procs)
 
 
-def deadline_loop_lateness(n=2000, period=0.002):
+def deadline_loop_lateness(n: int = 2000, period: float = 0.002) -> npt.NDArray[np.float64]:
     """Lateness (us) of a sleep + 0.5 ms busy-wait loop to 2 ms deadlines: the floor."""
-    late = []
+    late: List[float] = []
     start = time.monotonic() + 0.01
     for i in range(n):
         due = start + i * period
@@ -141,14 +144,15 @@ def deadline_loop_lateness(n=2000, period=0.002):
     return np.asarray(late)
 
 
-def main():
+def main() -> Optional[int]:
     parser = argparse.ArgumentParser(description=__doc__.strip().split('\n')[0])
     parser.add_argument('--seconds', type=float, default=10.0)
     parser.add_argument('--floor-subscriber', action='store_true', help=argparse.SUPPRESS)
     parser.add_argument('topics', nargs='*', help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.floor_subscriber:
-        return floor_subscriber(args.topics)
+        floor_subscriber(args.topics)
+        return None
     from workspace_testing import hb50_stack
     from workspace_testing.probe import Probe
     import workspace_testing as wt

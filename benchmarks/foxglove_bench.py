@@ -27,8 +27,10 @@ import re
 import struct
 import sys
 import time
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
+import numpy.typing as npt
 import workspace_testing as wt
 
 FLOOR = r"""
@@ -142,13 +144,14 @@ except KeyboardInterrupt:
 """
 
 
-async def relay_publish(port, n, period):
+async def relay_publish(port: int, n: int, period: float) -> None:
     """Send n stamped cdr Headers to the bare relay (MessageData framing, channel 1)."""
     import websockets
+    from websockets.typing import Subprotocol
     from rclpy.serialization import serialize_message
     from std_msgs.msg import Header
     async with websockets.connect(f'ws://127.0.0.1:{port}',
-                                  subprotocols=['foxglove.sdk.v1']) as ws:
+                                  subprotocols=[Subprotocol('foxglove.sdk.v1')]) as ws:
         await asyncio.sleep(2.5)       # the relay's publisher matches the probe
         msg = Header()
         for _ in range(n):
@@ -163,21 +166,21 @@ EXPECTED = {'/hb50/bridge_data', '/hb50/bridge_state', '/hb50/joint_command',
             '/tf_static'}
 
 
-def cpu_seconds(pid):
+def cpu_seconds(pid: int) -> float:
     with open(f'/proc/{pid}/stat') as f:
         fields = f.read().rsplit(')', 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf('SC_CLK_TCK')
 
 
-def loadavg():
+def loadavg() -> str:
     with open('/proc/loadavg') as f:
         return ' '.join(f.read().split()[:3])
 
 
-def start_stack():
+def start_stack() -> List[wt.NodeProcess]:
     from ament_index_python.packages import get_package_share_directory
     params = os.path.join(get_package_share_directory('hb50_nodes'), 'config', 'hb50.yaml')
-    procs = []
+    procs: List[wt.NodeProcess] = []
     for name in ('bridge_node', 'control_node', 'heartbeat_monitor', 'state_publisher_node'):
         # the cheap physics: the machine's cores go to what is measured
         procs.append(wt.start([wt.executable('hb50_nodes', name), '--ros-args',
@@ -185,13 +188,13 @@ def start_stack():
     return procs
 
 
-def _client_module():
+def _client_module() -> Any:
     sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..', 'foxglove_live', 'test'))
     import ws_protocol_client
     return ws_protocol_client
 
 
-async def topic_types(port):
+async def topic_types(port: int) -> Dict[str, str]:
     """Wait until the server advertises every HB50 topic; return {topic: type}."""
     client = await _client_module().WsClient.connect(port)
     try:
@@ -204,9 +207,9 @@ async def topic_types(port):
         await client.close()
 
 
-def floor_rates(output, t0, t1):
+def floor_rates(output: str, t0: float, t1: float) -> Dict[str, float]:
     """{topic: msg/s} the floor received between t0 and t1 (its 0.5 s count lines)."""
-    samples = []
+    samples: List[Tuple[float, Dict[str, int]]] = []
     for line in output.splitlines():
         parts = line.split()
         if len(parts) >= 2 and parts[0] == 'floor_counts':
@@ -220,7 +223,7 @@ def floor_rates(output, t0, t1):
     return {t: (b.get(t, 0) - a.get(t, 0)) / (tb - ta) for t in b}
 
 
-async def teleop(port, stop):
+async def teleop(port: int, stop: asyncio.Event) -> int:
     """Publish Twist on /hb50/velocity_command at 20 Hz (json), as Studio's Teleop panel."""
     client = await _client_module().WsClient.connect(port)
     sent = 0
@@ -240,7 +243,9 @@ async def teleop(port, stop):
     return sent
 
 
-async def streaming(port, topics, clients_n, seconds, server, floor, with_teleop=False):
+async def streaming(port: int, topics: Sequence[str], clients_n: int, seconds: float,
+                    server: wt.NodeProcess, floor: wt.NodeProcess, with_teleop: bool = False
+                    ) -> Tuple[float, float, List[Dict[str, float]], Tuple[float, float]]:
     """
     `clients_n` clients subscribed to every topic for `seconds`.
 
@@ -272,7 +277,7 @@ async def streaming(port, topics, clients_n, seconds, server, floor, with_teleop
     return cpu, fcpu, rates, (t0, t1)
 
 
-async def publish(port, encoding, n, period):
+async def publish(port: int, encoding: str, n: int, period: float) -> None:
     from rclpy.serialization import serialize_message
     from std_msgs.msg import Header
     client = await _client_module().WsClient.connect(port)
@@ -297,30 +302,30 @@ async def publish(port, encoding, n, period):
         await client.close()
 
 
-def probe_latency(run):
+def probe_latency(run: Callable[[], object]) -> npt.NDArray[np.float64]:
     """Start the probe, run `run()` (the publishing side), return the latencies in us."""
     probe = wt.start([sys.executable, '-c', PROBE])
     probe.wait_for_output('probe ready', 20)
     try:
         run()
     finally:
-        out = wt.stop(probe).output
+        out = wt.stop(probe).output or ''
     m = re.search(r'latency_us ?(.*)', out)
     return np.array([float(v) for v in m.group(1).split()]) if m else np.array([])
 
 
-def describe(values):
+def describe(values: npt.NDArray[np.float64]) -> str:
     if not len(values):
         return 'no samples'
     return (f'n={len(values)} p50 {np.percentile(values, 50):.0f} us, '
             f'p99 {np.percentile(values, 99):.0f} us, max {values.max():.0f} us')
 
 
-def verdict(value, target):
+def verdict(value: float, target: float) -> str:
     return 'met' if value <= target else 'NOT met'
 
 
-def main():
+def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
     parser.add_argument('--seconds', type=float, default=10.0)
     parser.add_argument('--domain', type=int)
@@ -336,8 +341,8 @@ def main():
     server = wt.start([wt.executable('foxglove_live', 'foxglove_server'), '--ros-args',
                        '-p', f'port:={port}', '-p', 'client_topic_whitelist:='
                        '[/foxglove_bench/latency, /hb50/velocity_command]'])
-    floor = None
-    phases = {}
+    floor: Optional[wt.NodeProcess] = None
+    phases: Dict[str, Tuple[float, float, List[Dict[str, float]], Dict[str, float], str]] = {}
     try:
         types = asyncio.run(topic_types(port))
         if not args.latency_only:
@@ -356,18 +361,19 @@ def main():
             floor = None
 
         n, period = int(args.seconds * 20), 0.05
-        latency = {}
+        latency: Dict[str, npt.NDArray[np.float64]] = {}
         for encoding in ('cdr', 'json'):
-            latency[encoding] = probe_latency(
-                lambda e=encoding: asyncio.run(publish(port, e, n, period)))
+            def run_publish(e: str = encoding) -> None:
+                asyncio.run(publish(port, e, n, period))
+            latency[encoding] = probe_latency(run_publish)
         wt.stop(server)
 
-        def bare():
+        def bare() -> None:
             pub = wt.start([sys.executable, '-c', BARE_PUBLISHER, str(n), str(period)])
             pub.wait(args.seconds + 30)
         bare_latency = probe_latency(bare)
 
-        def relay():
+        def relay() -> None:
             relay_port = wt.free_port()
             proc = wt.start([sys.executable, '-c', BARE_RELAY, str(relay_port)])
             try:
@@ -381,7 +387,8 @@ def main():
             if proc is not None:
                 wt.stop(proc)
     print(f'foxglove_bench ({args.seconds:g} s per phase, {len(types)} topics)')
-    targets = {'1 client': 1.5, '3 clients': 2.0, '1 client + Teleop 20 Hz': None}
+    targets: Dict[str, Optional[float]] = {'1 client': 1.5, '3 clients': 2.0,
+                                           '1 client + Teleop 20 Hz': None}
     for name, (cpu, fcpu, rates, frates, load) in phases.items():
         ratio = cpu / max(fcpu, 0.1)
         target = targets[name]

@@ -43,15 +43,45 @@ import sys
 import tempfile
 import threading
 import time
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, TypedDict, Union
 
 import numpy as np
+import numpy.typing as npt
 from workspace_testing import allocate_domain
 
 
 STAMP = struct.Struct('<iI')     # header.stamp right after the 4-byte CDR encapsulation
+#: A stall: (start, end) in time.time() seconds.
+Stall = Tuple[float, float]
 
 
-def parse():
+class TopicFigures(TypedDict):
+    """Rate, jitter and gaps of one 500 Hz topic (run_stack)."""
+
+    rate: float
+    jit_p99: float
+    gaps: int
+    gaps_in_stalls: int
+
+
+class Summary(TypedDict, total=False):
+    """The summary figures of one stack configuration (run_stack); cpu_total if composed."""
+
+    topics: Dict[str, TopicFigures]
+    cpu: Dict[str, float]
+    cpu_total: float
+    stalls: List[Stall]
+    cmd_p99: float
+
+
+class CommandProbe(TypedDict):
+    """The command -> applied probe: (publish ns, brake on) awaited, latencies in ms."""
+
+    pending: Optional[Tuple[int, bool]]
+    results: List[float]
+
+
+def parse() -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     p.add_argument('--duration', type=float, default=30.0, help='measurement window (s)')
     p.add_argument('--warmup', type=float, default=4.0, help='stand-up time before measuring')
@@ -73,17 +103,17 @@ def parse():
     return p.parse_args()
 
 
-def cpu_seconds(pid):
+def cpu_seconds(pid: int) -> float:
     with open(f'/proc/{pid}/stat') as f:
         fields = f.read().rsplit(')', 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf('SC_CLK_TCK')
 
 
-def pct(values, q):
+def pct(values: Union[Sequence[float], npt.NDArray[np.floating[Any]]], q: float) -> float:
     return float(np.percentile(values, q)) if len(values) else float('nan')
 
 
-def run_stack(args, composed, stalls):
+def run_stack(args: argparse.Namespace, composed: bool, stalls: 'StallDetector') -> Summary:
     """Run one stack configuration; print its per-topic table; return the summary figures."""
     import rclpy
     from ament_index_python.packages import get_package_prefix
@@ -119,19 +149,19 @@ def run_stack(args, composed, stalls):
     topics = {hb50.BRIDGE_DATA: BridgeData, hb50.BRIDGE_STATE: BridgeState,
               hb50.BRIDGE_STATE_10HZ: BridgeState, hb50.JOINT_COMMAND: JointCommand,
               hb50.ROBOT_STATE: RobotState, hb50.ROBOT_STATE_10HZ: RobotState}
-    records = {t: [] for t in topics}
-    summary = {'topics': {}}
+    records: Dict[str, List[Tuple[int, int]]] = {t: [] for t in topics}
+    summary: Summary = {'topics': {}}
     recording = threading.Event()
-    latest_cmd = {}
-    probe = {'pending': None, 'results': []}
+    latest_cmd: Dict[str, bytes] = {}
+    probe: CommandProbe = {'pending': None, 'results': []}
 
     # Raw subscriptions: the stamps are read from the CDR bytes (hb50_nodes.cdr), so this
     # subscriber of six topics costs a fraction of a deserializing one on the shared 2 cores.
-    def make_cb(topic):
+    def make_cb(topic: str) -> Callable[[bytes], None]:
         has_header = topic not in (hb50.BRIDGE_STATE, hb50.BRIDGE_STATE_10HZ)
         rec = records[topic]
 
-        def cb(raw):
+        def cb(raw: bytes) -> None:
             now = time.time_ns()
             from_control = False
             if topic == hb50.JOINT_COMMAND:
@@ -166,7 +196,7 @@ def run_stack(args, composed, stalls):
     executor.add_node(node)
     stop = threading.Event()
 
-    def spin():
+    def spin() -> None:
         while not stop.is_set():
             executor.spin_once(timeout_sec=0.05)
     spinner = threading.Thread(target=spin, daemon=True)
@@ -176,7 +206,7 @@ def run_stack(args, composed, stalls):
         pids = {exe: p.pid for exe, p in procs.items()}
         pids['bench (subscriber)'] = os.getpid()
         cpu0 = {k: cpu_seconds(pid) for k, pid in pids.items()}
-        threads0 = thread_cpu(procs['hb50_stack'].pid) if composed else {}
+        threads0: Dict[str, float] = thread_cpu(procs['hb50_stack'].pid) if composed else {}
         t0 = time.monotonic()
         stalls.mark()
         recording.set()
@@ -298,9 +328,9 @@ def run_stack(args, composed, stalls):
     return summary
 
 
-def thread_cpu(pid):
+def thread_cpu(pid: int) -> Dict[str, float]:
     """{thread name: CPU seconds} of a process (threads of one name summed)."""
-    out = {}
+    out: Dict[str, float] = {}
     for tid in os.listdir(f'/proc/{pid}/task'):
         try:
             with open(f'/proc/{pid}/task/{tid}/stat') as f:
@@ -326,14 +356,14 @@ class StallDetector:
     SLEEP = 0.001
     THRESHOLD = 0.002
 
-    def __init__(self):
-        self.intervals = []
+    def __init__(self) -> None:
+        self.intervals: List[Stall] = []
         self._mark = 0
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
         self._thread.start()
 
-    def _run(self):
+    def _run(self) -> None:
         last = time.time()
         while not self._stop.is_set():
             time.sleep(self.SLEEP)
@@ -342,18 +372,19 @@ class StallDetector:
                 self.intervals.append((last, now))
             last = now
 
-    def mark(self):
+    def mark(self) -> None:
         self._mark = len(self.intervals)
 
-    def since_mark(self):
+    def since_mark(self) -> List[Stall]:
         return list(self.intervals[self._mark:])
 
-    def stop(self):
+    def stop(self) -> None:
         self._stop.set()
         self._thread.join(1.0)
 
 
-def stall_gaps(stamps, period, stalls):
+def stall_gaps(stamps: npt.NDArray[np.floating[Any]], period: float,
+               stalls: Sequence[Stall]) -> int:
     """Count the missing periods between stamps whose gap overlaps a detected stall."""
     count = 0
     for start, end in zip(stamps[:-1], stamps[1:]):
@@ -363,7 +394,7 @@ def stall_gaps(stamps, period, stalls):
     return count
 
 
-def floor_child(duration):
+def floor_child(duration: float) -> int:
     """Run the floor: a bare rclpy node publishing BridgeData at 500 Hz (timer, EventsExecutor)."""
     import rclpy
     from hb50_commons.msg import BridgeData
@@ -379,7 +410,7 @@ def floor_child(duration):
     msg.joint_position = msg.joint_velocity = msg.joint_effort = [0.0] * 12
     msg.joint_temperature, msg.joint_status = [25] * 12, [0] * 12
 
-    def tick():
+    def tick() -> None:
         ns = time.time_ns()
         msg.header.stamp.sec, msg.header.stamp.nanosec = divmod(ns, 1_000_000_000)
         pub.publish(msg)
@@ -395,7 +426,7 @@ def floor_child(duration):
     return 0
 
 
-def measure_floor(duration):
+def measure_floor(duration: float) -> float:
     """CPU % of one core of the floor process over `duration` s (after 2 s of start-up)."""
     proc = subprocess.Popen([sys.executable, os.path.abspath(__file__), '--floor-child',
                              '--duration', str(duration + 2.0)])
@@ -414,7 +445,7 @@ TARGET_JITTER = 0.1     # ms, p99 period jitter
 TARGET_CMD = 3.0        # ms, command -> applied p99
 
 
-def main():
+def main() -> int:
     args = parse()
     if args.floor_child:
         return floor_child(args.duration)
@@ -424,7 +455,7 @@ def main():
     os.environ['HB50_EXECUTOR'] = args.executor
     modes = ['composed'] if args.composed else [m.strip() for m in args.modes.split(',')]
     stalls = StallDetector()
-    results = {}
+    results: Dict[str, Summary] = {}
     for mode in modes:
         if mode not in ('3proc', 'composed'):
             print(f'error: unknown mode {mode!r} (3proc, composed)', file=sys.stderr)

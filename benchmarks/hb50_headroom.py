@@ -33,10 +33,11 @@ import struct
 import sys
 import tempfile
 import time
+from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
 
 from ament_index_python.packages import get_package_share_directory
 from node_runtime import stop as stop_request
-from workspace_testing import executable, isolate, start, stop
+from workspace_testing import executable, isolate, NodeProcess, start, stop
 
 FAST = ('bridge_data', 'bridge_state', 'joint_command', 'robot_state')
 SLOW = ('bridge_state_10hz', 'robot_state_10hz')
@@ -48,21 +49,27 @@ SLOW_TOLERANCE = 0.1
 MAX_GAP_MS = 20.0
 STALL_MS = 10.0
 MAX_RSS_MB = 10.0
+#: (start, end) in realtime ns: a measurement window, or a stall.
+Span = Tuple[int, int]
+#: (label, {topic: arrival ns}, {topic: stamp ns}) of one receiver.
+Receiver = Tuple[str, Dict[str, List[int]], Dict[str, List[int]]]
 
 
-def load():
+def load() -> str:
     return f'{os.getloadavg()[0]:.2f}'
 
 
 # --- helper processes (this file with a hidden flag) -------------------------------------------
 
-def _stamp_ns(raw):
+def _stamp_ns(raw: bytes) -> int:
     """header.stamp (ns) of a serialized message that starts with a std_msgs/Header."""
+    sec: int
+    nanosec: int
     sec, nanosec = _STAMP.unpack_from(raw, 4)   # after the 4-byte CDR encapsulation
     return sec * 1_000_000_000 + nanosec
 
 
-def run_observer(out_path, names):
+def run_observer(out_path: str, names: Sequence[str]) -> int:
     """
     Receive `names` (raw); at exit write each message's arrival (realtime ns).
 
@@ -81,10 +88,10 @@ def run_observer(out_path, names):
     stopping = stop_request.watch()   # SIGINT/SIGTERM set it (node_runtime.stop)
     rclpy.init(signal_handler_options=SignalHandlerOptions.NO)
     node = rclpy.create_node(f'headroom_observer_{os.getpid()}')
-    arrivals = {name: [] for name in names}
-    stamps = {name: [] for name in names if name in STAMPED}
+    arrivals: Dict[str, List[int]] = {name: [] for name in names}
+    stamps: Dict[str, List[int]] = {name: [] for name in names if name in STAMPED}
 
-    def on_raw(raw, a, s):
+    def on_raw(raw: bytes, a: List[int], s: Optional[List[int]]) -> None:
         a.append(time.time_ns())
         if s is not None:
             s.append(_stamp_ns(raw))
@@ -107,10 +114,10 @@ def run_observer(out_path, names):
     return 0
 
 
-def run_stall_detector(out_path):
+def run_stall_detector(out_path: str) -> int:
     """Sleep 1 ms at a time; write every oversleep > STALL_MS as (start, end) realtime ns."""
     stopping = stop_request.watch()   # SIGINT/SIGTERM set it (node_runtime.stop)
-    stalls = []
+    stalls: List[Span] = []
     print('running:', flush=True)
     while not stopping.is_set():
         t0, w0 = time.monotonic_ns(), time.time_ns()
@@ -125,7 +132,8 @@ def run_stall_detector(out_path):
 
 # --- analysis ---------------------------------------------------------------------------------
 
-def figures(times, window, stalls):
+def figures(times: Iterable[int], window: Span,
+            stalls: Sequence[Span]) -> Tuple[float, float, float]:
     """Return (rate Hz, largest gap ms outside stalls, largest gap ms overlapping one)."""
     t0, t1 = window
     inside = sorted(t for t in times if t0 <= t <= t1)
@@ -140,7 +148,7 @@ def figures(times, window, stalls):
     return rate, clean, stalled
 
 
-def judge(name, rate, gap):
+def judge(name: str, rate: float, gap: float) -> Tuple[bool, str]:
     if name in SLOW:
         ok = abs(rate - SLOW_RATE) <= SLOW_TOLERANCE and gap <= 1e3 / SLOW_RATE + MAX_GAP_MS
         target = f'10 +- {SLOW_TOLERANCE:g} Hz'
@@ -150,7 +158,7 @@ def judge(name, rate, gap):
     return ok, target
 
 
-def stamp_gap(stamps, window):
+def stamp_gap(stamps: Iterable[int], window: Span) -> Optional[float]:
     """Largest gap (ms) between the stamps inside `window`, or None."""
     inside = sorted(t for t in stamps if window[0] <= t <= window[1])
     if len(inside) < 2:
@@ -158,7 +166,7 @@ def stamp_gap(stamps, window):
     return max(b - a for a, b in zip(inside, inside[1:])) * 1e-6
 
 
-def report(receivers, window, stalls):
+def report(receivers: Sequence[Receiver], window: Span, stalls: Sequence[Span]) -> bool:
     """
     Print one line per (receiver, topic); return True when every figure is met.
 
@@ -182,9 +190,9 @@ def report(receivers, window, stalls):
     return all_ok
 
 
-def bag_arrivals(bag):
+def bag_arrivals(bag: str) -> Dict[str, List[int]]:
     from ros2bag_mcap.bag import read_messages
-    arrivals = {}
+    arrivals: Dict[str, List[int]] = {}
     for topic, _, _, log_time, _ in read_messages(bag):
         name = topic.rsplit('/', 1)[-1]
         if topic.startswith('/hb50/') and name in FAST + SLOW:
@@ -194,21 +202,21 @@ def bag_arrivals(bag):
 
 # --- runs --------------------------------------------------------------------------------
 
-def start_ready(cmd, what):
+def start_ready(cmd: Sequence[str], what: str) -> NodeProcess:
     proc = start(cmd)
     if not proc.wait_for_output('running:', 60, period=0.01):
         raise RuntimeError(f'{what} did not start: {proc.output()[-500:]}')
     return proc
 
 
-def helper(flag, *args):
+def helper(flag: str, *args: str) -> List[str]:
     return [sys.executable, os.path.abspath(__file__), flag, *args]
 
 
 SEPARATE = ('bridge_node', 'control_node', 'heartbeat_monitor', 'state_publisher_node')
 
 
-def start_stack(separate=False):
+def start_stack(separate: bool = False) -> List[NodeProcess]:
     """Return the stack's processes, bridge_node's first: hb50_stack, or (separate) four."""
     if not separate:
         return [start([executable('hb50_nodes', 'hb50_stack'), '--ros-args', '--log-level',
@@ -218,20 +226,22 @@ def start_stack(separate=False):
                    '--log-level', 'warn']) for exe in SEPARATE]
 
 
-def stop_stack(procs):
+def stop_stack(procs: Iterable[NodeProcess]) -> None:
     for proc in procs:
         stop(proc)
 
 
-def one_run(index, args, tmp, extra):
+def one_run(index: int, args: argparse.Namespace, tmp: str, extra: int) -> bool:
     """One loaded run; return True when every figure is met."""
     stack = start_stack(args.separate)
-    procs, outs = [], []
-    rec = None
+    procs: List[NodeProcess] = []
+    outs: List[Tuple[str, str]] = []
+    rec: Optional[NodeProcess] = None
     try:
         stall_out = os.path.join(tmp, f'stalls_{index}.json')
         stall = start_ready(helper('--stall-detector', stall_out), 'stall detector')
-        observers = [('all topics', FAST + SLOW), ('bridge_data', ('bridge_data',))]
+        observers: List[Tuple[str, Tuple[str, ...]]] = [
+            ('all topics', FAST + SLOW), ('bridge_data', ('bridge_data',))]
         observers += [(f'extra {i + 1}', FAST + SLOW) for i in range(extra)]
         for i, (label, names) in enumerate(observers):
             out = os.path.join(tmp, f'obs_{index}_{i}.json')
@@ -241,9 +251,9 @@ def one_run(index, args, tmp, extra):
         rec = start([executable('ros2bag_mcap', 'ros2bag'), 'record', '-a', '-o', bag])
         time.sleep(args.warmup)
         before = load()
-        window = (time.time_ns(), None)
+        start_ns = time.time_ns()
         time.sleep(args.duration)
-        window = (window[0], time.time_ns())
+        window = (start_ns, time.time_ns())
         after = load()
     finally:
         stop_stack(stack)
@@ -254,7 +264,7 @@ def one_run(index, args, tmp, extra):
         stop(stall)
     with open(stall_out, encoding='utf-8') as f:
         stalls = [tuple(s) for s in json.load(f) if s[1] >= window[0] and s[0] <= window[1]]
-    receivers = []
+    receivers: List[Receiver] = []
     for label, out in outs:
         with open(out, encoding='utf-8') as f:
             seen = json.load(f)
@@ -267,14 +277,14 @@ def one_run(index, args, tmp, extra):
     return report(receivers, window, stalls)
 
 
-def invalid_commands(count):
+def invalid_commands(count: int) -> List[Any]:
     """`count` invalid JointCommands, the same every run: five kinds in turn."""
     from hb50_commons.msg import JointCommand
 
     from hb50_nodes.layout import JOINT_NAMES
     n = len(JOINT_NAMES)
 
-    def base(source):
+    def base(source: str) -> Any:
         msg = JointCommand()
         msg.source_node = source
         msg.name = list(JOINT_NAMES)
@@ -282,7 +292,7 @@ def invalid_commands(count):
             setattr(msg, field, [0.0] * n)
         msg.brake = [False] * n
         return msg
-    kinds = []
+    kinds: List[Any] = []
     bad_len = base('fuzz_length')
     bad_len.kp = [1.0] * (n - 1)
     kinds.append(bad_len)
@@ -302,7 +312,7 @@ def invalid_commands(count):
     return [kinds[i % len(kinds)] for i in range(count)]
 
 
-def rss_mb(pid):
+def rss_mb(pid: int) -> float:
     with open(f'/proc/{pid}/status', encoding='utf-8') as f:
         for line in f:
             if line.startswith('VmRSS:'):
@@ -310,7 +320,7 @@ def rss_mb(pid):
     return float('nan')
 
 
-def hostile(args, tmp):
+def hostile(args: argparse.Namespace, tmp: str) -> bool:
     """Flood invalid commands while measuring bridge_data's rate and the stack's RSS."""
     import rclpy
     from rclpy.serialization import serialize_message
@@ -331,7 +341,7 @@ def hostile(args, tmp):
         time.sleep(args.warmup)
         rss0 = rss_mb(stack[0].pid)
         before = load()
-        window = [time.time_ns(), None]
+        start_ns = time.time_ns()
         t0 = time.monotonic()
         period = args.duration / max(1, len(payloads))
         for i, data in enumerate(payloads):
@@ -340,7 +350,7 @@ def hostile(args, tmp):
                 time.sleep(delay)
             pub.publish(data)
         time.sleep(max(0.0, t0 + args.duration - time.monotonic()))
-        window[1] = time.time_ns()
+        window = (start_ns, time.time_ns())
         sent_in = time.monotonic() - t0
         rss1 = rss_mb(stack[0].pid)
         after = load()
@@ -357,7 +367,7 @@ def hostile(args, tmp):
     print(f'hostile input: {len(payloads)} invalid JointCommands in {sent_in:.1f} s (bad '
           f'lengths, NaN/inf, gains out of range, 1 MB strings, 10k-entry arrays); load '
           f'{before} -> {after}; stalls > {STALL_MS:g} ms: {len(stalls)}')
-    ok = report([('observer', seen['arrivals'], seen['stamps'])], tuple(window), stalls)
+    ok = report([('observer', seen['arrivals'], seen['stamps'])], window, stalls)
     grew = rss1 - rss0
     rss_ok = grew <= MAX_RSS_MB
     holder = 'bridge_node' if args.separate else 'hb50_stack'
@@ -366,7 +376,7 @@ def hostile(args, tmp):
     return ok and rss_ok
 
 
-def main():
+def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.strip().split('\n')[0])
     p.add_argument('--duration', type=float, default=20.0, help='s per run')
     p.add_argument('--runs', type=int, default=3)
@@ -390,7 +400,7 @@ def main():
     print(f'HB50 headroom: {what} on MuJoCo, {args.runs} runs of {args.duration:g} s '
           f'({os.cpu_count()} CPUs, ROS_DOMAIN_ID={os.environ["ROS_DOMAIN_ID"]}, load '
           f'{load()})')
-    results = []
+    results: List[bool] = []
     with tempfile.TemporaryDirectory(prefix='hb50_headroom_') as tmp:
         for i in range(args.runs):
             results.append(one_run(i, args, tmp, args.extra_observers))

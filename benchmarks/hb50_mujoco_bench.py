@@ -26,6 +26,7 @@ import subprocess
 import sys
 import threading
 import time
+from typing import Any, Dict, List, Tuple
 
 from workspace_testing import allocate_domain, stop as stop_node
 
@@ -33,21 +34,21 @@ RATE = 500.0
 PERIOD = 1.0 / RATE
 
 
-def cpu_seconds(pid):
+def cpu_seconds(pid: int) -> float:
     with open(f'/proc/{pid}/stat', encoding='utf-8') as f:
         fields = f.read().rsplit(')', 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf('SC_CLK_TCK')
 
 
-def thread_cpu():
+def thread_cpu() -> float:
     return time.clock_gettime(time.CLOCK_THREAD_CPUTIME_ID)
 
 
-def floor(seconds):
+def floor(seconds: float) -> float:
     """CPU % of one core of a bare 500 Hz deadline loop (on its own thread)."""
-    result = {}
+    result: Dict[str, float] = {}
 
-    def loop():
+    def loop() -> None:
         cpu0, t0 = thread_cpu(), time.monotonic()
         deadline = t0
         while True:
@@ -64,7 +65,7 @@ def floor(seconds):
     return result['cpu']
 
 
-def capacity(steps):
+def capacity(steps: int) -> Dict[str, Tuple[float, float]]:
     """Unpaced real-time factors: {name: (rtf by wall, rtf by CPU)}."""
     import mujoco
     import numpy as np
@@ -79,7 +80,7 @@ def capacity(steps):
     n = 12
     cmd = ValidCommand('bench', np.full(n, 60.0), np.full(n, 2.0), stand, np.zeros(n),
                        np.zeros(n), np.zeros(n, dtype=bool))
-    out = {}
+    out: Dict[str, Tuple[float, float]] = {}
     for engine in ('mujoco', 'simple'):
         sim = make_sim(SimConfig(physics_engine=engine), geo)
         for _ in range(1500):          # stand up first: measure the standing robot
@@ -101,7 +102,7 @@ def capacity(steps):
     return out
 
 
-def run_stack(engine, warmup, duration):
+def run_stack(engine: str, warmup: float, duration: float) -> Tuple[float, float, float]:
     """(paced real-time factor, bridge_node CPU %, control_node CPU %) for one engine."""
     import rclpy
     from ament_index_python.packages import get_package_prefix
@@ -119,10 +120,10 @@ def run_stack(engine, warmup, duration):
     context = rclpy.Context()
     context.init()
     node = rclpy.create_node('hb50_mujoco_bench', context=context)
-    received = []
+    received: List[int] = []
     counting = threading.Event()
 
-    def on_data(msg):
+    def on_data(msg: Any) -> None:
         if counting.is_set():
             received.append(1)
     node.create_subscription(BridgeData, hb50.BRIDGE_DATA, on_data, qos.MAB_RT)
@@ -130,7 +131,7 @@ def run_stack(engine, warmup, duration):
     executor.add_node(node)
     stop = threading.Event()
 
-    def spin():
+    def spin() -> None:
         while not stop.is_set():
             executor.spin_once(timeout_sec=0.05)
     spinner = threading.Thread(target=spin, daemon=True)
@@ -156,7 +157,7 @@ def run_stack(engine, warmup, duration):
             100.0 * (cpu1[1] - cpu0[1]) / wall)
 
 
-def main():
+def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.strip().split('\n')[0])
     p.add_argument('--duration', type=float, default=8.0, help='s per paced measurement')
     p.add_argument('--warmup', type=float, default=5.0, help='s to stand up before measuring')

@@ -25,8 +25,9 @@ import signal
 import sys
 import tempfile
 import time
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
-from workspace_testing import allocate_domain, executable, localhost_env, start, stop
+from workspace_testing import allocate_domain, executable, localhost_env, start, stop, Stopped
 
 NODES = ('bridge_node', 'control_node', 'heartbeat_monitor')
 CHECKPOINTS = (0.1, 0.5, 1.0)       # fractions of the run: 1/5/10 min of the default
@@ -46,8 +47,11 @@ except KeyboardInterrupt:
     pass
 """
 
+#: (RSS MB, open fds, threads) of a process.
+Sample = Tuple[float, int, int]
 
-def parse():
+
+def parse() -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__.strip().split('\n')[0])
     p.add_argument('--duration', type=float, default=600.0, help='length of the soak (s)')
     p.add_argument('--warmup', type=float, default=8.0, help='stand-up time before the soak')
@@ -56,22 +60,24 @@ def parse():
     return p.parse_args()
 
 
-def sample(pid):
+def sample(pid: int) -> Sample:
     """Return (RSS MB, open fds, threads) of a process."""
-    rss = threads = None
+    rss: Optional[float] = None
+    threads: Optional[int] = None
     with open(f'/proc/{pid}/status') as f:
         for line in f:
             if line.startswith('VmRSS:'):
                 rss = int(line.split()[1]) / 1024.0
             elif line.startswith('Threads:'):
                 threads = int(line.split()[1])
+    assert rss is not None and threads is not None     # a live process has both lines
     return rss, len(os.listdir(f'/proc/{pid}/fd')), threads
 
 
 class Workload:
     """Velocity commands, a custom source and invalid commands, on a 30 s cycle."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         import rclpy
         from geometry_msgs.msg import Twist
         from hb50_commons.msg import JointCommand, Status
@@ -104,14 +110,14 @@ class Workload:
         self.executor.add_node(self.node)
         self.last_invalid = 0.0
 
-    def on_status(self, msg):
+    def on_status(self, msg: Any) -> None:
         if msg.level[0] == 4:
             self.events['STALE'] += 1
         for key in ('safe damping', 'rejected', 'switched'):
             if key in msg.status:
                 self.events[key] += 1
 
-    def step(self, t):
+    def step(self, t: float) -> None:
         """Publish what phase t (s since start) of the 30 s cycle asks for, then spin."""
         phase = t % 30.0
         twist = self.Twist()
@@ -128,13 +134,13 @@ class Workload:
             self.cmd_pub.publish(self.invalid)
         self.executor.spin_once(timeout_sec=0.05)
 
-    def close(self):
+    def close(self) -> None:
         self.executor.shutdown(timeout_sec=1.0)
         self.node.destroy_node()
         self.rclpy.try_shutdown()
 
 
-def main():
+def main() -> None:
     args = parse()
     domain = args.domain if args.domain is not None else allocate_domain()
     os.environ.update(localhost_env(domain, {}))     # the nodes and this process's rclpy
@@ -142,7 +148,7 @@ def main():
     procs = {name: start([executable('hb50_nodes', name)]) for name in NODES}
     procs['floor: idle rclpy node'] = start([sys.executable, '-c', FLOOR_NODE])
     workload = Workload()
-    samples = {name: [] for name in procs}
+    samples: Dict[str, List[Optional[Sample]]] = {name: [] for name in procs}
     times = [args.warmup + f * args.duration for f in CHECKPOINTS]
     print(f'HB50 soak: {args.duration:.0f} s after {args.warmup:.0f} s of warm-up, samples at '
           + ', '.join(f'{t - args.warmup:.0f} s' for t in times) + f'; logs in {logs}',
@@ -162,31 +168,35 @@ def main():
         for name, result in stopped.items():
             log = 'floor' if name.startswith('floor') else name
             with open(os.path.join(logs, f'{log}.log'), 'w') as f:
-                f.write(result.output)
+                f.write(result.output or '')
     report(args, times, samples, alive, workload.events, stopped)
 
 
-def clean_exit(result):
+def clean_exit(result: Stopped) -> bool:
     """Tell whether it exited 0 on the first SIGINT (not after SIGTERM/SIGKILL)."""
     return (result.returncode, result.signal) == (0, signal.SIGINT)
 
 
-def exit_text(result):
+def exit_text(result: Stopped) -> str:
     sent = signal.Signals(result.signal).name if result.signal else 'none'
     return f'{result.returncode} ({sent})'
 
 
-def report(args, times, samples, alive, events, stopped):
+def report(args: argparse.Namespace, times: Sequence[float],
+           samples: Dict[str, List[Optional[Sample]]], alive: Dict[str, bool],
+           events: Dict[str, int], stopped: Dict[str, Stopped]) -> None:
     heads = [f'{t - args.warmup:.0f} s' for t in times]
     print()
     print(f'{"process":24s} ' + ' '.join(f'{h + " RSS MB/fds/thr":>24s}' for h in heads)
           + f' {"RSS growth":>11s} {"fds":>4s}  alive exit')
-    growth = {}
+    growth: Dict[str, Optional[Tuple[float, int]]] = {}
     for name, rows in samples.items():
         cells = [f'{"-":>24s}' if r is None else f'{r[0]:12.1f}/{r[1]:4d}/{r[2]:4d}'
                  for r in rows]
         ok = all(r is not None for r in rows)
-        growth[name] = (rows[-1][0] - rows[0][0], rows[-1][1] - rows[0][1]) if ok else None
+        first, last = rows[0], rows[-1]
+        growth[name] = ((last[0] - first[0], last[1] - first[1])
+                        if ok and first is not None and last is not None else None)
         g = growth[name]
         print(f'{name:24s} ' + ' '.join(f'{c:>24s}' for c in cells)
               + (f' {g[0]:+10.1f}  {g[1]:+4d}' if g else f' {"-":>11s} {"-":>4s}')

@@ -29,16 +29,17 @@ import subprocess
 import sys
 import tempfile
 import time
+from typing import Any, Callable, Dict, List, Optional, Tuple
 import uuid
 
 import numpy as np
 from workspace_testing import allocate_domain, stop as stop_node
 
 
-def naive_to_ros(raw, sm, Time):
+def naive_to_ros(raw: bytes, sm: Any, Time: Any) -> Any:
     """Per-field baseline: struct.unpack each field, a Python list for the ranges."""
     out = sm.LaserScan()
-    ranges = []
+    ranges: List[float] = []
     for i in range(360):
         ranges.append(struct.unpack_from('<f', raw, 4 * i)[0])
     out.ranges = ranges
@@ -55,7 +56,7 @@ def naive_to_ros(raw, sm, Time):
     return out
 
 
-def rate(fn, seconds):
+def rate(fn: Callable[[], object], seconds: float) -> float:
     n = 0
     end = time.perf_counter() + seconds
     start = time.perf_counter()
@@ -70,7 +71,7 @@ RATES = tuple(int(r) for r in os.environ.get('HB_RATES', '1000,5000,20000').spli
 TARGET = 20000
 
 
-def sample_bytes():
+def sample_bytes() -> bytes:
     from horus_msg_py import LaserScan
     scan = LaserScan(ranges=np.linspace(0.1, 30.0, 360), angle_min=-3.14, angle_max=3.14,
                      angle_increment=0.0175, range_min=0.1, range_max=30.0, scan_time=0.1,
@@ -78,7 +79,7 @@ def sample_bytes():
     return scan.to_bytes()
 
 
-def paced(send, target, seconds):
+def paced(send: Callable[[], object], target: float, seconds: float) -> int:
     """Call send() target times a second for seconds, in 1 ms batches; return the count."""
     sent = 0
     period = 1.0 / target
@@ -95,7 +96,7 @@ def paced(send, target, seconds):
         time.sleep(max(0.0, min(0.001, nxt - time.perf_counter())))
 
 
-def worker(role, topic, target, seconds):
+def worker(role: str, topic: str, target: float, seconds: float) -> None:
     """Child process: offer `target` LaserScans/s for `seconds`; print the count sent."""
     raw = sample_bytes()
     if role == 'horus':
@@ -124,16 +125,18 @@ def worker(role, topic, target, seconds):
     print(sent, flush=True)
 
 
-def cpu_seconds(pid):
+def cpu_seconds(pid: int) -> float:
     """User + system CPU seconds of a process so far (/proc/<pid>/stat)."""
     with open('/proc/%d/stat' % pid) as f:
         fields = f.read().rsplit(')', 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf('SC_CLK_TCK')
 
 
-def offered_runs(label, role, topic, seconds, spin, received, cpu_pid=None):
+def offered_runs(label: str, role: str, topic: str, seconds: float,
+                 spin: Callable[[float], None], received: List[int],
+                 cpu_pid: Optional[int] = None) -> Dict[int, Tuple[int, int]]:
     """Run a worker per offered rate; print and return {rate: (sent, received)}."""
-    results = {}
+    results: Dict[int, Tuple[int, int]] = {}
     for target in RATES:
         received[0] = 0
         cpu0 = cpu_seconds(cpu_pid) if cpu_pid else 0.0
@@ -146,6 +149,7 @@ def offered_runs(label, role, topic, seconds, spin, received, cpu_pid=None):
         drain = time.monotonic() + 0.5
         while time.monotonic() < drain:
             spin(0.02)
+        assert child.stdout is not None     # stdout=PIPE
         out = child.stdout.read().split()
         sent = int(out[-1]) if out else 0
         results[target] = (sent, received[0])
@@ -160,7 +164,7 @@ def offered_runs(label, role, topic, seconds, spin, received, cpu_pid=None):
     return results
 
 
-def main():
+def main() -> None:
     if len(sys.argv) > 1 and sys.argv[1] == '--worker':
         worker(sys.argv[2], sys.argv[3], float(sys.argv[4]), float(sys.argv[5]))
         return
@@ -203,19 +207,20 @@ def main():
     executor = EventsExecutor()
     executor.add_node(node)
 
-    def spin(timeout):
+    def spin(timeout: float) -> None:
         executor.spin_once(timeout_sec=timeout)   # EventsExecutor: always with a timeout
     try:
         print('== 2. in-process pipeline: shm ring read -> convert -> rclpy publish')
         pub = node.create_publisher(sm.LaserScan, '/bench/inproc', 10)
         with shm.ShmTopicWriter(LaserScan, 'bench.inproc') as writer, \
                 shm.ShmTopicReader(LaserScan, 'bench.inproc') as reader:
-            def step_message():
+            def step_message() -> None:
                 writer.send(raw)
-                pub.publish(laser_scan_to_ros(LaserScan.from_bytes(reader.recv_bytes()),
-                                              'laser'))
+                # just written, so never None; no check added to the measured loop
+                pub.publish(laser_scan_to_ros(LaserScan.from_bytes(
+                    reader.recv_bytes()), 'laser'))  # type: ignore[arg-type]
 
-            def step_cdr():     # what the bridge does: batches of 20 reads, CDR bytes
+            def step_cdr() -> None:     # what the bridge does: batches of 20 reads, CDR bytes
                 for _ in range(20):
                     writer.send(raw)
                 for data in reader.recv_many(20):

@@ -31,6 +31,7 @@ import socket
 import sys
 import tempfile
 import time
+from typing import Dict, List, Sequence, Tuple
 
 from workspace_testing import allocate_domain, executable, start, stop
 from workspace_testing.http_sink import HttpSink
@@ -40,13 +41,13 @@ PERIOD = 1.0 / RATE
 STOPPED = re.compile(r'stopped after (\d+) ticks')
 
 
-def cpu_seconds(pid):
+def cpu_seconds(pid: int) -> float:
     with open(f'/proc/{pid}/stat', encoding='utf-8') as f:
         fields = f.read().rsplit(')', 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf('SC_CLK_TCK')
 
 
-def floor(seconds):
+def floor(seconds: float) -> Tuple[float, float]:
     """CPU % of one core and achieved rate of a bare 500 Hz deadline loop."""
     start_cpu, t0 = time.process_time(), time.monotonic()
     deadline, ticks = t0, 0
@@ -62,7 +63,7 @@ def floor(seconds):
     return 100.0 * (time.process_time() - start_cpu) / wall, ticks / wall
 
 
-def capacity(seconds, with_message):
+def capacity(seconds: float, with_message: bool) -> float:
     """Unpaced MuJoCo Adam U steps (and lowstate building): simulated s per wall s."""
     from pnd_adam_sim.model import AdamModel, ModelConfig
     from pnd_adam_sim.simulator import handstate_from_model, lowstate_from_model
@@ -84,7 +85,8 @@ def capacity(seconds, with_message):
     return ticks * PERIOD / (time.monotonic() - t0)
 
 
-def run_process(cmd, seconds, env, ready='running:'):
+def run_process(cmd: Sequence[str], seconds: float, env: Dict[str, str],
+                ready: str = 'running:') -> Tuple[float, float, List[str]]:
     """
     Start cmd, measure CPU for `seconds` after its ready line, then SIGINT it.
 
@@ -100,6 +102,7 @@ def run_process(cmd, seconds, env, ready='running:'):
     finally:
         t_stop = time.monotonic()  # the loop stops ticking at the signal, before teardown
         result = stop(proc)
+    assert result.output is not None    # a NodeProcess's output is ours
     lines = result.output.splitlines()
     if (result.returncode, result.signal) != (0, signal.SIGINT):
         raise RuntimeError(f'{cmd[0]}: exit {result.returncode} after {result.signal!r}: '
@@ -111,7 +114,7 @@ def run_process(cmd, seconds, env, ready='running:'):
     return ticks * PERIOD / (t_stop - t_start), cpu, lines
 
 
-def main():
+def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[1])
     ap.add_argument('--duration', type=float, default=10.0, help='measured seconds per case')
     ap.add_argument('--domain', type=int, default=None,
@@ -136,7 +139,7 @@ def main():
     shipped = os.path.join(get_package_share_directory('pnd_adam_sim'), 'config',
                            'adam_sim.yaml')
     env = localhost_env(args.domain)
-    results = []
+    results: List[Tuple[str, float, float]] = []
     with tempfile.TemporaryDirectory() as tmp:
         simple_cfg = os.path.join(tmp, 'simple.yaml')
         with open(simple_cfg, 'w', encoding='utf-8') as f:

@@ -39,19 +39,43 @@ import sys
 import tempfile
 import threading
 import time
+from typing import Any, Callable, Dict, Iterable, List, Mapping, Sequence, Tuple, TypedDict
 
 from _cpu_sampling import load, measure_cpu as measure_pids_cpu
 from node_runtime import stop as stop_request
 from robstride_sim_cycle import params_file
-from workspace_testing import allocate_domain, executable, localhost_env, start, stop
+from workspace_testing import allocate_domain, executable, localhost_env, NodeProcess, start, stop
 
 RATE = 500.0
 TARGET_CPU = 10.0
 TARGET_RATIO = 2.0
 _IGNORED = ('/rosout', '/parameter_events')
+#: A node as the graph names it: (name, namespace).
+NodeName = Tuple[str, str]
 
 
-def get_message(type_name):
+#: A node's publisher or subscription as the graph shows it (Observer.endpoints).
+Endpoint = TypedDict('Endpoint', {'topic': str, 'type': str, 'reliability': int,
+                                  'durability': int, 'depth': int})
+
+
+class FloorPub(Endpoint):
+    """A floor's publisher: every `every`-th tick (0: once) the captured bytes, base64."""
+
+    every: int
+    data: str
+
+
+class FloorSpec(TypedDict):
+    """What a floor process publishes and subscribes (run_floor, start_c_floor)."""
+
+    name: str
+    namespace: str
+    pubs: List[FloorPub]
+    subs: List[Endpoint]
+
+
+def get_message(type_name: str) -> Any:
     """Return the Python class of 'pkg/msg/Type'."""
     package, kind, name = type_name.split('/')
     return getattr(importlib.import_module(f'{package}.{kind}'), name)
@@ -59,7 +83,7 @@ def get_message(type_name):
 
 # --- the floor process -----------------------------------------------------------------------
 
-def run_floor(spec_path):
+def run_floor(spec_path: str) -> int:
     """Run a bare rclpy node publishing the spec's bytes at the spec's rates until SIGINT."""
     import rclpy
     from rclpy.experimental import EventsExecutor
@@ -71,12 +95,13 @@ def run_floor(spec_path):
     stopping = stop_request.watch()   # SIGINT/SIGTERM set it (node_runtime.stop)
     rclpy.init(signal_handler_options=SignalHandlerOptions.NO)
 
-    def qos(entry):
+    def qos(entry: Dict[str, Any]) -> Any:
         return QoSProfile(history=HistoryPolicy.KEEP_LAST, depth=max(1, entry['depth']),
                           reliability=ReliabilityPolicy(entry['reliability']),
                           durability=DurabilityPolicy(entry['durability']))
     node = rclpy.create_node(spec['name'], namespace=spec['namespace'])
-    periodic, once = [], []
+    periodic: List[Tuple[Any, bytes, int]] = []
+    once: List[Tuple[Any, bytes, int]] = []
     for entry in spec['pubs']:
         pub = node.create_publisher(get_message(entry['type']), entry['topic'], qos(entry))
         data = base64.b64decode(entry['data'])
@@ -88,7 +113,7 @@ def run_floor(spec_path):
         pub.publish(data)
     ticks = [0]
 
-    def tick():
+    def tick() -> None:
         ticks[0] += 1
         for pub, data, every in periodic:
             if ticks[0] % every == 0:
@@ -107,7 +132,7 @@ def run_floor(spec_path):
     return 0
 
 
-def _run_loop(tick, stopping):
+def _run_loop(tick: Callable[[float], None], stopping: threading.Event) -> None:
     """Tick at RATE in node_runtime's DeadlineLoop (the simulators' loop) until stopping."""
     from node_runtime.loop import DeadlineLoop
     from node_runtime.runner import StopWait
@@ -117,7 +142,7 @@ def _run_loop(tick, stopping):
     loop.run(StopWait(stopping), lambda: not stopping.is_set())
 
 
-def run_adam_floor(domain):
+def run_adam_floor(domain: int) -> int:
     """
     Run adam_sim's floor until SIGINT: its DDS endpoints and loop, without the model.
 
@@ -130,7 +155,7 @@ def run_adam_floor(domain):
     sim = AdamSimulator(domain, RATE, stop=stopping)
     low, hand = sim.encoder.lowstate(sim.model), sim.encoder.handstate(sim.model)
 
-    def tick(_deadline):
+    def tick(_deadline: float) -> None:
         sim.lowcmd_intake.drain()
         sim.handcmd_intake.drain()
         write_serialized(sim.lowstate_writer, low)
@@ -142,7 +167,7 @@ def run_adam_floor(domain):
     return 0
 
 
-def run_aimrt_floor(config):
+def run_aimrt_floor(config: str) -> int:
     """
     Run aimrt_mujoco_sim's floor until SIGINT: its HTTP endpoints and loop, without physics.
 
@@ -155,7 +180,7 @@ def run_aimrt_floor(config):
     batch = sim.state_batch(time.time_ns())
     ticks = [0]
 
-    def tick(_deadline):
+    def tick(_deadline: float) -> None:
         ticks[0] += 1
         if ticks[0] % sim.publish_every == 0:
             sim.poster.offer(batch)
@@ -172,7 +197,7 @@ def run_aimrt_floor(config):
 class Observer:
     """An rclpy node in this process that reads the graph and captures topics' bytes."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         import rclpy
         from rclpy.experimental import EventsExecutor
         self.rclpy = rclpy
@@ -181,37 +206,37 @@ class Observer:
         self.executor = EventsExecutor()
         self.executor.add_node(self.node)
         self.lock = threading.Lock()
-        self.samples = {}       # topic -> [count, last bytes]
+        self.samples: Dict[str, List[Any]] = {}       # topic -> [count, last bytes]
         self.counting = False
-        self._subs = {}
+        self._subs: Dict[str, Any] = {}
         self._stop = threading.Event()
         self._spinner = threading.Thread(target=self._spin, daemon=True)
         self._spinner.start()
 
-    def _spin(self):
+    def _spin(self) -> None:
         while not self._stop.is_set():
             self.executor.spin_once(timeout_sec=0.05)
 
-    def close(self):
+    def close(self) -> None:
         self._stop.set()
         self._spinner.join(2.0)
         self.executor.shutdown(timeout_sec=1.0)
         self.node.destroy_node()
         self.rclpy.try_shutdown()
 
-    def nodes(self):
+    def nodes(self) -> List[NodeName]:
         return [(n, ns) for n, ns in self.node.get_node_names_and_namespaces()
                 if n != 'node_cost_observer']
 
-    def endpoints(self, name, namespace):
+    def endpoints(self, name: str, namespace: str) -> List[List[Endpoint]]:
         """Return the node's (publishers, subscriptions): dicts of topic, type and QoS."""
         g = self.node
-        out = []
+        out: List[List[Endpoint]] = []
         for listing, info in ((g.get_publisher_names_and_types_by_node,
                                g.get_publishers_info_by_topic),
                               (g.get_subscriber_names_and_types_by_node,
                                g.get_subscriptions_info_by_topic)):
-            entries = []
+            entries: List[Endpoint] = []
             for topic, types in listing(name, namespace):
                 if topic in _IGNORED:
                     continue
@@ -227,7 +252,7 @@ class Observer:
             out.append(entries)
         return out
 
-    def subscribe(self, entries):
+    def subscribe(self, entries: Iterable[Endpoint]) -> None:
         """Count and keep the last bytes of each published topic (raw subscriptions)."""
         from rclpy.qos import DurabilityPolicy, HistoryPolicy, QoSProfile, ReliabilityPolicy
         for entry in entries:
@@ -238,7 +263,7 @@ class Observer:
                              reliability=ReliabilityPolicy(entry['reliability']),
                              durability=DurabilityPolicy(entry['durability']))
 
-            def on_raw(raw, topic=topic):
+            def on_raw(raw: bytes, topic: str = topic) -> None:
                 with self.lock:
                     sample = self.samples.setdefault(topic, [0, None])
                     sample[1] = raw
@@ -247,7 +272,7 @@ class Observer:
             self._subs[topic] = self.node.create_subscription(
                 get_message(entry['type']), topic, on_raw, qos, raw=True)
 
-    def count(self, seconds):
+    def count(self, seconds: float) -> Dict[str, float]:
         """Return {topic: Hz} over `seconds`."""
         with self.lock:
             for sample in self.samples.values():
@@ -259,7 +284,8 @@ class Observer:
             return {t: s[0] / seconds for t, s in self.samples.items()}
 
 
-def wait_nodes(observer, names, timeout=30.0):
+def wait_nodes(observer: Observer, names: Sequence[NodeName],
+               timeout: float = 30.0) -> Dict[NodeName, List[List[Endpoint]]]:
     """Wait until the graph shows every (name, namespace) with its endpoints; return them."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -272,10 +298,11 @@ def wait_nodes(observer, names, timeout=30.0):
     raise RuntimeError(f'nodes {names} did not appear: {sorted(observer.nodes())}')
 
 
-def floor_spec(observer, name, namespace, endpoints, rates):
+def floor_spec(observer: Observer, name: str, namespace: str,
+               endpoints: Sequence[List[Endpoint]], rates: Mapping[str, float]) -> FloorSpec:
     """Return the floor's spec: the node's topics, captured bytes and counted rates."""
     pubs, subs = endpoints
-    out = []
+    out: List[FloorPub] = []
     with observer.lock:
         for entry in pubs:
             sample = observer.samples.get(entry['topic'])
@@ -283,11 +310,11 @@ def floor_spec(observer, name, namespace, endpoints, rates):
                 continue
             rate = rates.get(entry['topic'], 0.0)
             every = max(1, round(RATE / rate)) if rate >= 0.5 else 0
-            out.append(dict(entry, every=every, data=base64.b64encode(sample[1]).decode()))
+            out.append({**entry, 'every': every, 'data': base64.b64encode(sample[1]).decode()})
     return {'name': name, 'namespace': namespace, 'pubs': out, 'subs': subs}
 
 
-def start_floor(spec, tmp, env):
+def start_floor(spec: FloorSpec, tmp: str, env: Mapping[str, str]) -> NodeProcess:
     path = os.path.join(tmp, f'floor_{spec["name"]}_{len(os.listdir(tmp))}.json')
     with open(path, 'w', encoding='utf-8') as f:
         json.dump(spec, f)
@@ -297,7 +324,7 @@ def start_floor(spec, tmp, env):
     return proc
 
 
-def start_c_floor(spec, tmp, env):
+def start_c_floor(spec: FloorSpec, tmp: str, env: Mapping[str, str]) -> NodeProcess:
     """
     Start the C floor of a spec (benchmarks/rcl_floor) and wait until it runs.
 
@@ -315,8 +342,8 @@ def start_c_floor(spec, tmp, env):
         with open(path, 'wb') as f:
             f.write(base64.b64decode(entry['data']))
         cmd += ['--pub', f'{entry["type"]}:{entry["topic"]}:{path}']
-    for entry in spec['subs']:
-        cmd += ['--sub', f'{entry["type"]}:{entry["topic"]}']
+    for sub in spec['subs']:
+        cmd += ['--sub', f'{sub["type"]}:{sub["topic"]}']
     if not any(arg == '--pub' for arg in cmd):
         cmd += ['--publishers', '0']
     if not any(arg == '--sub' for arg in cmd):
@@ -327,33 +354,34 @@ def start_c_floor(spec, tmp, env):
     return proc
 
 
-def measure_cpu(procs, seconds):
+def measure_cpu(procs: Iterable[NodeProcess], seconds: float) -> List[float]:
     """CPU % of one core of each process over the same `seconds`."""
     return measure_pids_cpu([p.pid for p in procs], seconds)
 
 
-def verdict(cpu, floor, target=TARGET_CPU):
+def verdict(cpu: float, floor: float, target: float = TARGET_CPU) -> str:
     ratio = cpu / floor if floor > 0 else float('inf')
     met = cpu <= target and ratio <= TARGET_RATIO
     return (f'CPU {cpu:5.1f} % (target <= {target:g} %), floor {floor:5.1f} %, '
             f'{ratio:4.1f}x (target <= {TARGET_RATIO:g}x): {"met" if met else "NOT MET"}')
 
 
-def topic_summary(pubs, rates):
+def topic_summary(pubs: Iterable[Endpoint], rates: Mapping[str, float]) -> str:
     fast = [e['topic'] for e in pubs if rates.get(e['topic'], 0.0) > RATE / 10]
     return ', '.join(f'{t} {rates[t]:.0f} Hz' for t in fast)
 
 
 # --- cases -------------------------------------------------------------------------------
 
-def _spread(values):
+def _spread(values: Sequence[float]) -> str:
     """'median % (min-max, n runs)' of CPU figures, or the one figure."""
     if len(values) == 1:
         return f'{values[0]:.1f} %'
     return f'{median(values):.1f} % ({min(values):.1f}-{max(values):.1f}, {len(values)} runs)'
 
 
-def _report(cpus, floors, target, loads):
+def _report(cpus: Sequence[float], floors: Sequence[float], target: float,
+            loads: Sequence[str]) -> None:
     """Print the verdict on the medians, then every run's figures and loads."""
     print(f'  {verdict(median(cpus), median(floors), target)}')
     if len(cpus) > 1:
@@ -362,7 +390,9 @@ def _report(cpus, floors, target, loads):
     print(f'  load {"; ".join(loads)}')
 
 
-def _measure_and_stop(observer, procs, settle, into, args, what, loads):
+def _measure_and_stop(observer: Observer, procs: Sequence[NodeProcess],
+                      settle: Callable[[], None], into: Iterable[List[float]],
+                      args: argparse.Namespace, what: str, loads: List[str]) -> Dict[str, float]:
     """
     After settle(), append each process's CPU % to its list in `into`; stop them all.
 
@@ -382,7 +412,9 @@ def _measure_and_stop(observer, procs, settle, into, args, what, loads):
         time.sleep(1.0)
 
 
-def case_nodes(observer, label, commands, names, args, env, tmp, target=TARGET_CPU):
+def case_nodes(observer: Observer, label: str, commands: Sequence[Sequence[str]],
+               names: Sequence[Sequence[NodeName]], args: argparse.Namespace,
+               env: Mapping[str, str], tmp: str, target: float = TARGET_CPU) -> None:
     """
     Measure `commands` (one process each), then their floors together, --repeat times.
 
@@ -392,13 +424,13 @@ def case_nodes(observer, label, commands, names, args, env, tmp, target=TARGET_C
 
     names: per process, the (name, namespace) list of the nodes it holds.
     """
-    specs = []
-    cpus = [[] for _ in names]
-    f_cpus = [[] for _ in names]
-    c_cpus = [[] for _ in names]
-    loads = []
+    specs: List[FloorSpec] = []
+    cpus: List[List[float]] = [[] for _ in names]
+    f_cpus: List[List[float]] = [[] for _ in names]
+    c_cpus: List[List[float]] = [[] for _ in names]
+    loads: List[str] = []
 
-    def settle():
+    def settle() -> None:
         # The node's endpoints are read from the graph; its floor's spec once, the first time.
         eps = wait_nodes(observer, [n for group in names for n in group])
         for pubs, _ in eps.values():
@@ -407,12 +439,13 @@ def case_nodes(observer, label, commands, names, args, env, tmp, target=TARGET_C
         if not specs:
             rates = observer.count(min(2.0, args.warmup))
             for group in names:
-                merged = {'pubs': [], 'subs': []}
+                merged: FloorSpec = {'pubs': [], 'subs': [], 'name': group[0][0],
+                                     'namespace': group[0][1]}
                 for name, ns in group:
                     spec = floor_spec(observer, name, ns, eps[(name, ns)], rates)
                     merged['pubs'] += spec['pubs']
                     merged['subs'] += spec['subs']
-                specs.append(dict(merged, name=group[0][0], namespace=group[0][1]))
+                specs.append(merged)
     for _ in range(args.repeat):
         node_rates = _measure_and_stop(observer, [start(cmd, env=env) for cmd in commands],
                                        settle, cpus, args, 'node', loads)
@@ -443,10 +476,11 @@ def case_nodes(observer, label, commands, names, args, env, tmp, target=TARGET_C
                   f'CPU scaled to {RATE:.0f} Hz would be {median(cpu) * RATE / min(fast):.1f} %')
 
 
-def case_plain(label, cmd, floor_cmd, env, args, ready, what):
+def case_plain(label: str, cmd: Sequence[str], floor_cmd: Sequence[str], env: Mapping[str, str],
+               args: argparse.Namespace, ready: str, what: str) -> None:
     """Measure a process that is not an rclpy node, then its same-technology floor."""
-    runs = [[], []]
-    loads = []
+    runs: List[List[float]] = [[], []]
+    loads: List[str] = []
     for _ in range(args.repeat):
         for which, command in enumerate((cmd, floor_cmd)):
             proc = start(command, env=env)
@@ -464,7 +498,7 @@ def case_plain(label, cmd, floor_cmd, env, args, ready, what):
     _report(runs[0], runs[1], TARGET_CPU, loads)
 
 
-def main():
+def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.strip().split('\n')[0])
     p.add_argument('--duration', type=float, default=10.0, help='s per CPU measurement')
     p.add_argument('--warmup', type=float, default=5.0, help='s before measuring')
@@ -494,7 +528,9 @@ def main():
     observer = Observer()
     try:
         with tempfile.TemporaryDirectory(prefix='node_cost_') as tmp:
-            hb50 = lambda exe: [executable('hb50_nodes', exe)] + quiet  # noqa: E731
+            def hb50(exe: str) -> List[str]:
+                return [executable('hb50_nodes', exe)] + quiet
+
             if 'hb50' in cases:
                 case_nodes(observer, 'hb50 on MuJoCo, 3 processes',
                            [hb50('bridge_node'), hb50('control_node')],

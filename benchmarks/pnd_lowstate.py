@@ -31,11 +31,12 @@ import sys
 import tempfile
 import threading
 import time
+from typing import Any, Dict, List, Mapping, Sequence, Tuple
 
 from workspace_testing import allocate_domain, start, stop
 
 
-def receiver(seconds, out_path, executor_kind='single'):
+def receiver(seconds: float, out_path: str, executor_kind: str = 'single') -> None:
     """Record (tick, arrival ns) of every LowState: the rclpy side, in its own process."""
     import rclpy
     from rclpy.qos import qos_profile_sensor_data
@@ -44,13 +45,13 @@ def receiver(seconds, out_path, executor_kind='single'):
 
     rclpy.init()
     node = rclpy.create_node('adam_lowstate_bench')
-    rows = []
+    rows: List[Tuple[int, int]] = []
     node.create_subscription(LowState, 'lowstate',
                              lambda m: rows.append((m.tick, time.time_ns())),
                              qos_profile_sensor_data)
     if executor_kind == 'events':
         from rclpy.experimental import EventsExecutor
-        executor = EventsExecutor()      # spun with a timeout: it never returns without one
+        executor: Any = EventsExecutor()      # spun with a timeout: it never returns without one
     else:
         from rclpy.executors import SingleThreadedExecutor
         executor = SingleThreadedExecutor()
@@ -70,7 +71,7 @@ TARGET_CPU = 10.0           # % of one core
 TARGET_RATIO = 3.0          # x the floor
 
 
-def floor_publisher(rate_hz):
+def floor_publisher(rate_hz: float) -> None:
     """Publish LowState (19 motors) + HandState at rate_hz from bare rclpy: the floor."""
     import rclpy
     from rclpy.qos import QoSProfile, ReliabilityPolicy
@@ -108,12 +109,13 @@ def floor_publisher(rate_hz):
         rclpy.try_shutdown()
 
 
-def load_average():
+def load_average() -> str:
     """Return the 1/5/15 min load averages as text."""
     return '/'.join(f'{x:.2f}' for x in os.getloadavg())
 
 
-def measure_floor(args, env, warmup, recv_out):
+def measure_floor(args: argparse.Namespace, env: Mapping[str, str], warmup: float,
+                  recv_out: str) -> Tuple[float, float, int]:
     """Run the floor publisher and the receiver; return (floor CPU %, receiver CPU %, n)."""
     pub = start([sys.executable, os.path.abspath(__file__), '--floor'], env=env)
     rx = start([sys.executable, os.path.abspath(__file__), '--receiver',
@@ -130,7 +132,8 @@ def measure_floor(args, env, warmup, recv_out):
         published = stop(pub)
     if received.returncode != 0 or published.returncode != 0:
         sys.exit(f'floor run failed (publisher {published.returncode}, receiver '
-                 f'{received.returncode}): {published.output[-1000:]} {received.output[-1000:]}')
+                 f'{received.returncode}): {(published.output or "")[-1000:]} '
+                 f'{(received.output or "")[-1000:]}')
     with open(recv_out, encoding='utf-8') as f:
         rows = json.load(f)
     os.remove(recv_out)
@@ -138,20 +141,20 @@ def measure_floor(args, env, warmup, recv_out):
     return 100 * (c_pub2 - c_pub) / dt, 100 * (c_rx2 - c_rx) / dt, len(rows)
 
 
-def cpu_seconds(pid):
+def cpu_seconds(pid: int) -> float:
     """Return the CPU seconds (user + system) process pid has used."""
     with open(f'/proc/{pid}/stat', encoding='utf-8') as f:
         fields = f.read().rsplit(')', 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf('SC_CLK_TCK')
 
 
-def pct(values, q):
+def pct(values: Sequence[float], q: float) -> float:
     """Return the q quantile of values."""
     values = sorted(values)
     return values[min(len(values) - 1, int(q * len(values)))]
 
 
-def main():
+def main() -> None:
     """Run the benchmark (or, with the hidden options, the receiver or the floor)."""
     ap = argparse.ArgumentParser(description=__doc__.strip().splitlines()[0])
     ap.add_argument('--duration', type=float, default=10.0, help='measured seconds')
@@ -201,8 +204,8 @@ def main():
             received = stop(rx)
         sim.stop()
     if received.returncode != 0:
-        sys.exit(f'receiver failed ({received.returncode}): {received.output[-2000:]}')
-    sent = {}
+        sys.exit(f'receiver failed ({received.returncode}): {(received.output or "")[-2000:]}')
+    sent: Dict[int, int] = {}
     with open(trace, encoding='utf-8') as f:
         next(f)
         for line in f:
@@ -234,7 +237,7 @@ def main():
     sim_cpu, rx_cpu = 100 * (c_sim2 - c_sim) / dt, 100 * (c_rx2 - c_rx) / dt
     ratio = sim_cpu / floor_cpu if floor_cpu > 0 else float('inf')
 
-    def met(ok):
+    def met(ok: bool) -> str:
         return 'met' if ok else 'NOT met'
 
     print(f'PND Adam lowstate benchmark: {args.rate:g} Hz target, {args.duration:g} s measured, '

@@ -34,6 +34,7 @@ from statistics import median
 import sys
 import tempfile
 import time
+from typing import Any, Dict, List, Optional, Sequence, TypedDict
 
 from _cpu_sampling import CpuWindow, load
 import workspace_testing as wt
@@ -52,7 +53,17 @@ CASES = {
 COUNTS = re.compile(r'([\d.]+) s, \d+ ticks \(([\d.]+) Hz\).*, taken (\d+)')
 
 
-def write_messages(folder):
+class Row(TypedDict):
+    """The figures of one measured row (measure_row)."""
+
+    cpu: float
+    others: List[float]
+    hz: float
+    taken_per_s: float
+    load: str
+
+
+def write_messages(folder: str) -> List[str]:
     """Write the 448-byte BridgeData and 524-byte JointCommand the rows send; return paths."""
     from hb50_commons.msg import BridgeData, JointCommand
     from rclpy.serialization import serialize_message
@@ -69,7 +80,7 @@ def write_messages(folder):
     command.header.frame_id = 'base_link'
     for field in ('kp', 'ki', 'kd', 't_pos', 't_vel', 't_trq'):
         setattr(command, field, [0.0] * 12)
-    paths = []
+    paths: List[str] = []
     for name, msg in (('bridge_data.cdr', data), ('joint_command.cdr', command)):
         path = os.path.join(folder, name)
         with open(path, 'wb') as f:
@@ -80,7 +91,7 @@ def write_messages(folder):
 
 # --- the rclpy rows (one process each: this script with --node MODE) --------------------------
 
-def run_rclpy_node(mode, data_path):
+def run_rclpy_node(mode: str, data_path: str) -> int:
     """Run the rclpy form of the node until SIGINT/SIGTERM; print its counts like rcl_floor."""
     from node_runtime import stop as stop_request
     stop_request.install()          # SIGINT/SIGTERM only set a flag the loop reads
@@ -100,10 +111,10 @@ def run_rclpy_node(mode, data_path):
             for i in range(PUBLISHERS)]
     taken = [0]
 
-    def on_raw(_raw):
+    def on_raw(_raw: bytes) -> None:
         taken[0] += 1
     sub = node.create_subscription(JointCommand, SUB_TOPIC, on_raw, qos, raw=True)
-    executor = None
+    executor: Any = None
     if mode == 'events':
         from rclpy.experimental import EventsExecutor
         executor = EventsExecutor()
@@ -114,7 +125,7 @@ def run_rclpy_node(mode, data_path):
         executor.add_node(node)
     handle = sub.handle
 
-    def take_all():
+    def take_all() -> None:
         while handle.take_message(JointCommand, True) is not None:
             taken[0] += 1
     period = 1.0 / RATE
@@ -154,14 +165,14 @@ def run_rclpy_node(mode, data_path):
 
 # --- the measurement -----------------------------------------------------------------------
 
-def c_floor(data_path, *extra):
+def c_floor(data_path: str, *extra: str) -> List[str]:
     return [wt.executable('rcl_floor', 'rcl_floor'), '--publishers', str(PUBLISHERS),
             '--pub-topic', PUB_TOPIC, '--pub-type', 'hb50_commons/msg/BridgeData',
             '--data', data_path, '--subscriptions', '1', '--sub-topic', SUB_TOPIC,
             '--sub-type', 'hb50_commons/msg/JointCommand', '--rate', f'{RATE:g}', *extra]
 
 
-def feeder(command_path):
+def feeder(command_path: str) -> List[str]:
     """Return the feeder: the C floor with one JointCommand publisher at 500 Hz, no input."""
     return [wt.executable('rcl_floor', 'rcl_floor'), '--name', 'rcl_floor_feeder',
             '--publishers', '1', '--pub-topic', SUB_TOPIC,
@@ -169,7 +180,8 @@ def feeder(command_path):
             '--subscriptions', '0', '--rate', f'{RATE:g}']
 
 
-def measure_row(cmd, args, others):
+def measure_row(cmd: Sequence[str], args: argparse.Namespace,
+                others: Sequence[wt.NodeProcess]) -> Row:
     """Start `cmd`, skip --warmup s, measure its CPU (and `others`'); return the figures."""
     proc = wt.start(cmd)
     try:
@@ -193,7 +205,7 @@ def measure_row(cmd, args, others):
             'load': f'{before}->{after}'}
 
 
-def machine():
+def machine() -> str:
     model = ''
     try:
         with open('/proc/cpuinfo', encoding='utf-8') as f:
@@ -204,7 +216,7 @@ def machine():
     return f'{platform.node()}, {os.cpu_count()} CPUs {model}, {platform.platform()}'
 
 
-def main():
+def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.strip().split('\n')[0])
     p.add_argument('--duration', type=float, default=10.0, help='s per CPU measurement')
     p.add_argument('--warmup', type=float, default=4.0, help='s after start-up, not measured')
@@ -237,15 +249,15 @@ def main():
           f'JointCommand subscription, {"idle" if args.no_feed else "fed at 500 Hz"}; '
           f'{args.duration:g} s each after {args.warmup:g} s, {args.repeat} rounds; '
           f'load average {load(None)}', flush=True)
-    results = {c: [] for c in cases}
-    feeder_cpu = []
+    results: Dict[str, List[Row]] = {c: [] for c in cases}
+    feeder_cpu: List[float] = []
     with tempfile.TemporaryDirectory(prefix='rcl_floor_bench_') as tmp:
         data_path, command_path = write_messages(tmp)
         commands = {'c': c_floor(data_path)}
         for mode in ('take', 'events', 'single'):
             commands[mode] = [sys.executable, os.path.abspath(__file__), '--node', mode,
                               '--data', data_path]
-        feed = None
+        feed: Optional[wt.NodeProcess] = None
         if not args.no_feed:
             feed = wt.start(feeder(command_path))
             if not feed.wait_for_output('running:', 30, period=0.01):

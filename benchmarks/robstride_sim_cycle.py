@@ -26,6 +26,7 @@ import sys
 import tempfile
 import threading
 import time
+from typing import Any, List, Sequence, Tuple
 
 from _cpu_sampling import CpuWindow, load
 from workspace_testing import executable, isolate, start, stop
@@ -37,7 +38,7 @@ TARGET_CPU = 10.0           # % of one core
 TARGET_RATIO = 3.0          # x the floor
 
 
-def core_cycle_cost(n_motors, cycles=5000):
+def core_cycle_cost(n_motors: int, cycles: int = 5000) -> float:
     """Return the mean cost in us of one step+read+write cycle with n_motors."""
     from robstride_sim.bus import SimBus
     from robstride_sim.hardware import JointConfig, RobstrideHardware
@@ -58,7 +59,7 @@ def core_cycle_cost(n_motors, cycles=5000):
     return (time.perf_counter() - start) / cycles * 1e6
 
 
-def make_executor(kind):
+def make_executor(kind: str) -> Any:
     """Return an rclpy executor: events or single."""
     if kind == 'events':
         from rclpy.experimental import EventsExecutor
@@ -67,7 +68,7 @@ def make_executor(kind):
     return SingleThreadedExecutor()
 
 
-def floor_node(n_joints, executor_kind):
+def floor_node(n_joints: int, executor_kind: str) -> None:
     """Publish RobstrideState + JointState at 500 Hz from a bare rclpy node: the floor."""
     import rclpy
     from rclpy.signals import SignalHandlerOptions
@@ -87,7 +88,7 @@ def floor_node(n_joints, executor_kind):
                     position=[0.0] * n_joints, velocity=[0.0] * n_joints,
                     effort=[0.0] * n_joints)
 
-    def tick():
+    def tick() -> None:
         stamp = node.get_clock().now().to_msg()
         state.header.stamp = stamp
         js.header.stamp = stamp
@@ -106,7 +107,7 @@ def floor_node(n_joints, executor_kind):
         rclpy.try_shutdown()
 
 
-def params_file(n_motors, directory):
+def params_file(n_motors: int, directory: str) -> str:
     """Write a parameters file for robstride_sim_node with n_motors RS03 joints."""
     path = os.path.join(directory, f'rs_{n_motors}.yaml')
     names = ', '.join(f'joint_{i + 1}' for i in range(n_motors))
@@ -121,13 +122,14 @@ def params_file(n_motors, directory):
     return path
 
 
-def measure(node, cmd, namespace, seconds):
+def measure(node: Any, cmd: Sequence[str], namespace: str,
+            seconds: float) -> Tuple[float, float, float, float, float]:
     """Start cmd, receive its robstride_state; return (rate, gap p50, p99, max ms, CPU %)."""
     from robstride_interfaces.msg import RobstrideState
     import rclpy
     from robstride_sim.qos import STATE_QOS
     proc = start(cmd)
-    arrivals = []
+    arrivals: List[float] = []
     sub = node.create_subscription(
         RobstrideState, f'{namespace}/robstride_hardware_interface/robstride_state',
         lambda m: arrivals.append(time.monotonic()), STATE_QOS)
@@ -156,14 +158,14 @@ def measure(node, cmd, namespace, seconds):
             print(f'  ({cmd[0]} exited {stopped.returncode})')
 
 
-def verdict(cpu, floor):
+def verdict(cpu: float, floor: float) -> Tuple[float, str]:
     """Return (ratio to the floor, 'met' or 'NOT met')."""
     ratio = cpu / floor if floor > 0 else float('inf')
     met = cpu <= TARGET_CPU and ratio <= TARGET_RATIO
     return ratio, ('met' if met else 'NOT met')
 
 
-def main():
+def main() -> None:
     """Run the benchmark (or, with the hidden --floor, the floor node)."""
     ap = argparse.ArgumentParser(description=__doc__.strip().splitlines()[0])
     ap.add_argument('seconds', nargs='?', type=float, default=5.0,

@@ -19,6 +19,7 @@ import statistics
 import subprocess
 import sys
 import time
+from typing import Mapping, Sequence
 
 from ament_index_python.packages import get_package_prefix
 import workspace_testing as wt
@@ -32,9 +33,9 @@ TALKER = ('import rclpy, time\n'
           'rclpy.spin(n)\n')
 
 
-def timed(argv, env, runs):
+def timed(argv: Sequence[str], env: Mapping[str, str], runs: int) -> list[float]:
     """Wall times (s) of ``runs`` runs of argv, each checked to exit 0."""
-    times = []
+    times: list[float] = []
     for _ in range(runs):
         start = time.monotonic()
         proc = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=60)
@@ -44,7 +45,7 @@ def timed(argv, env, runs):
     return times
 
 
-def main():
+def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.strip().splitlines()[0])
     parser.add_argument('runs', nargs='?', type=int, default=10)
     parser.add_argument('--domain', type=int, default=None)

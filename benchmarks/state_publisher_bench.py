@@ -19,6 +19,7 @@ import argparse
 import os
 import sys
 import time
+from typing import Dict, List, Mapping
 
 import workspace_testing as wt
 
@@ -30,7 +31,7 @@ FLOOR = {
 }
 
 
-def floor_main(robot):
+def floor_main(robot: str) -> int:
     """Run the floor: raw subscriptions of `robot`'s source topics until SIGINT/SIGTERM."""
     import importlib
     import signal
@@ -38,7 +39,7 @@ def floor_main(robot):
     import rclpy
     from rclpy.executors import SingleThreadedExecutor
     from rclpy.qos import qos_profile_sensor_data
-    stop = []
+    stop: List[int] = []
     signal.signal(signal.SIGINT, lambda *_: stop.append(1))
     signal.signal(signal.SIGTERM, lambda *_: stop.append(1))
     if robot == 'pnd':
@@ -62,18 +63,18 @@ def floor_main(robot):
     return 0
 
 
-def cpu_seconds(pid):
+def cpu_seconds(pid: int) -> float:
     """User + system CPU seconds of process `pid` so far."""
     with open(f'/proc/{pid}/stat', encoding='ascii') as f:
         fields = f.read().rsplit(')', 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf('SC_CLK_TCK')
 
 
-def load():
+def load() -> str:
     return '/'.join(f'{x:.2f}' for x in os.getloadavg())
 
 
-def measure(procs, duration):
+def measure(procs: Mapping[str, wt.NodeProcess], duration: float) -> Dict[str, float]:
     """Return {name: % of one core} of `procs` over `duration` s."""
     before = {n: cpu_seconds(p.pid) for n, p in procs.items()}
     t0 = time.monotonic()
@@ -82,7 +83,7 @@ def measure(procs, duration):
     return {n: 100.0 * (cpu_seconds(p.pid) - before[n]) / dt for n, p in procs.items()}
 
 
-def sources(robot, env):
+def sources(robot: str, env: Dict[str, str]) -> List[wt.NodeProcess]:
     from ament_index_python.packages import get_package_share_directory
     if robot == 'hb50':
         params = os.path.join(get_package_share_directory('hb50_nodes'), 'config', 'hb50.yaml')
@@ -97,7 +98,7 @@ def sources(robot, env):
                      env=localhost_env(int(env['ROS_DOMAIN_ID']), env))]
 
 
-def run(robot, domain, duration):
+def run(robot: str, domain: int, duration: float) -> None:
     env = wt.localhost_env(domain)
     if robot == 'hb50':
         publisher = [wt.executable('hb50_nodes', 'state_publisher_node')]
@@ -106,7 +107,7 @@ def run(robot, domain, duration):
         publisher = [wt.executable('pnd_adam_examples', 'adam_state_publisher')]
         label = 'pnd_adam_examples adam_state_publisher (100 Hz)'
     started = sources(robot, env)
-    procs = {}
+    procs: Dict[str, wt.NodeProcess] = {}
     try:
         time.sleep(3.0)     # the sources up and discovered
         procs['publisher'] = wt.start(publisher, env=env)
@@ -128,7 +129,7 @@ def run(robot, domain, duration):
           f'samples; load {load()}', flush=True)
 
 
-def main():
+def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[1])
     p.add_argument('--duration', type=float, default=20.0, help='seconds per measurement')
     p.add_argument('--domain', type=int, help='ROS_DOMAIN_ID (default: allocated)')
