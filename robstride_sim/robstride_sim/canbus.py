@@ -19,6 +19,7 @@ step, inject_state, close), like SimBus, so the code above the bus is the same i
 from collections import deque
 import threading
 import time
+from typing import Any, Callable, Deque, Dict, List, Optional
 
 import can
 
@@ -29,9 +30,10 @@ RX_QUEUE_FRAMES = 4096
 SEND_TIMEOUT_S = 0.005
 
 
-def open_python_can(interface: str, channel: str, bitrate: int = 0):
+def open_python_can(interface: str, channel: str, bitrate: int = 0) -> can.BusABC:
     """Open a python-can bus; bitrate 0 keeps the interface's configured bitrate."""
-    kwargs = {'interface': interface, 'channel': channel}
+    # python-can's Bus takes the options of each interface as **kwargs: Any
+    kwargs: Dict[str, Any] = {'interface': interface, 'channel': channel}
     if bitrate:
         kwargs['bitrate'] = int(bitrate)
     if interface == 'virtual':
@@ -44,7 +46,7 @@ def to_message(frame: CanFrame) -> can.Message:
     return can.Message(arbitration_id=frame.arb_id, data=frame.data, is_extended_id=True)
 
 
-def from_message(msg) -> CanFrame:
+def from_message(msg: Optional[can.Message]) -> Optional[CanFrame]:
     """Convert a python-can message to a CanFrame (None if it is no RobStride frame)."""
     if (msg is None or not msg.is_extended_id or msg.is_remote_frame or msg.is_error_frame
             or getattr(msg, 'is_fd', False) or msg.dlc > 8 or len(msg.data) > 8):
@@ -55,19 +57,20 @@ def from_message(msg) -> CanFrame:
 class CanTransport:
     """A python-can bus as the hardware interface's bus (see the module docstring)."""
 
-    def __init__(self, open_bus, host_id: int = 0xFD, reopen_s: float = 0.5, log=None,
-                 name: str = 'can'):
+    def __init__(self, open_bus: Callable[[], can.BusABC], host_id: int = 0xFD,
+                 reopen_s: float = 0.5, log: Optional[Callable[[str, str], None]] = None,
+                 name: str = 'can') -> None:
         self._open_bus = open_bus          # () -> python-can bus; raises if it cannot open
         self.host_id = host_id
         self.reopen_s = float(reopen_s)
         self._log = log or (lambda level, text: None)
         self._name = name
         self._lock = threading.Lock()
-        self._rx = deque(maxlen=RX_QUEUE_FRAMES)
-        self._bus = None
+        self._rx: Deque[CanFrame] = deque(maxlen=RX_QUEUE_FRAMES)
+        self._bus: Optional[can.BusABC] = None
         self._opened = False
         self._injected = BUS_OK            # sim.bus_state: forced state for fault injection
-        self._last_error = None
+        self._last_error: Optional[str] = None
         self.dropped = 0                   # frames that are not RobStride frames
         self.overflowed = 0                # frames lost to a full receive queue
         self.send_failures = 0
@@ -86,13 +89,13 @@ class CanTransport:
             return self._injected
         return BUS_OK if self._opened else BUS_NOT_OPEN
 
-    def inject_state(self, state: str):
+    def inject_state(self, state: str) -> None:
         """Fault injection: pretend the bus is not open or every send fails."""
         if state not in BUS_STATES:
             raise ValueError(f'bus state must be one of {BUS_STATES}')
         self._injected = state
 
-    def _report(self, level, kind, text):
+    def _report(self, level: str, kind: str, text: str) -> None:
         # One line per kind of failure until the bus works again (no log flood at 500 Hz).
         if self._last_error != kind:
             self._last_error = kind
@@ -113,7 +116,7 @@ class CanTransport:
         self._last_error = None
         return True
 
-    def _drop_bus(self, exc):
+    def _drop_bus(self, exc: BaseException) -> None:
         with self._lock:
             bus, self._bus = self._bus, None
             self._opened = False
@@ -127,7 +130,7 @@ class CanTransport:
 
     # --- receive thread ----------------------------------------------------------------
 
-    def _run(self):
+    def _run(self) -> None:
         while not self._stop.is_set():
             bus = self._bus
             if bus is None:
@@ -154,7 +157,7 @@ class CanTransport:
 
     # --- bus interface of RobstrideHardware -------------------------------------------
 
-    def send(self, frame: CanFrame, now: float):
+    def send(self, frame: CanFrame, now: float) -> None:
         """Send one frame; BusError(BUS_NOT_OPEN / BUS_SEND_FAIL) when it cannot."""
         state = self.state
         if state != BUS_OK:
@@ -171,18 +174,18 @@ class CanTransport:
         if self._last_error == 'send':
             self._last_error = None
 
-    def receive(self):
+    def receive(self) -> List[CanFrame]:
         """Drain and return every frame received since the last call."""
-        frames = []
+        frames: List[CanFrame] = []
         rx = self._rx
         while rx:
             frames.append(rx.popleft())
         return frames
 
-    def step(self, dt: float, now: float):
+    def step(self, dt: float, now: float) -> None:
         """Real motors need no stepping (same interface as SimBus)."""
 
-    def close(self):
+    def close(self) -> None:
         """Stop the receive thread and shut the bus down."""
         self._stop.set()
         if self._thread.is_alive() and self._thread is not threading.current_thread():
@@ -197,7 +200,7 @@ class CanTransport:
                 pass
 
 
-def wait_until(predicate, timeout_s: float, poll_s: float = 0.01) -> bool:
+def wait_until(predicate: Callable[[], bool], timeout_s: float, poll_s: float = 0.01) -> bool:
     """Poll predicate until true or timeout (small helper for tools and tests)."""
     end = time.monotonic() + timeout_s
     while time.monotonic() < end:

@@ -19,6 +19,7 @@ the CAN bus cannot be opened.
 import argparse
 import sys
 import time
+from typing import Any, Callable, Dict, Optional, Sequence, TYPE_CHECKING
 
 from node_runtime import runner
 
@@ -26,23 +27,26 @@ from .client import (CallTimeoutError, check_set_item, DEFAULT_PREFIX, RequestRe
                      RobstrideClient, ServiceUnavailableError)
 from .params import ParamError
 
+if TYPE_CHECKING:     # python-can is imported by `scan` only (start-up time)
+    import can
+
 EXIT_OK, EXIT_REJECTED, EXIT_USAGE, EXIT_UNREACHABLE = 0, 1, 2, 3
 
 
-def _can_id(text):
+def _can_id(text: str) -> int:
     if not text.isascii() or not text.isdigit() or not 0 <= int(text) <= 255:
         raise argparse.ArgumentTypeError(f'CAN id {text[:20]!r} is not an integer in 0..255')
     return int(text)
 
 
-def _set_item(text):
+def _set_item(text: str) -> str:
     try:
         return check_set_item(text)
     except ParamError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
-def _on_off(text):
+def _on_off(text: str) -> bool:
     value = text.strip().lower()
     if value in ('on', 'true', '1', 'enable'):
         return True
@@ -51,7 +55,7 @@ def _on_off(text):
     raise argparse.ArgumentTypeError(f'expected on or off, got {text!r}')
 
 
-def build_parser():
+def build_parser() -> argparse.ArgumentParser:
     """Command line of robstride_cli."""
     parser = argparse.ArgumentParser(
         prog='robstride_cli',
@@ -93,7 +97,8 @@ def build_parser():
     return parser
 
 
-def scan(args, open_bus=None) -> int:
+def scan(args: argparse.Namespace,
+         open_bus: Optional[Callable[[], 'can.BusABC']] = None) -> int:
     """Send a device-id request to ids 1..127 and print every motor that answers."""
     from . import protocol as proto
     from .canbus import from_message, open_python_can, to_message
@@ -104,7 +109,7 @@ def scan(args, open_bus=None) -> int:
         print(f'unreachable: cannot open {args.interface} {args.channel!r}: {exc}',
               file=sys.stderr)
         return EXIT_UNREACHABLE
-    found = {}
+    found: Dict[int, bytes] = {}
     try:
         for motor_id in range(1, 128):
             try:
@@ -133,7 +138,7 @@ def scan(args, open_bus=None) -> int:
     return EXIT_OK
 
 
-def format_state(msg) -> str:
+def format_state(msg: Any) -> str:
     """One ~/robstride_state sample as a table."""
     lines = [f'comm_state {msg.comm_state}', 'id  enabled  run_state  fault_bits']
     for cid, en, rs, fb in zip(msg.id, msg.enabled, msg.run_state, msg.fault_bits):
@@ -141,7 +146,7 @@ def format_state(msg) -> str:
     return '\n'.join(lines)
 
 
-def run(args, client) -> int:
+def run(args: argparse.Namespace, client: RobstrideClient) -> int:
     """Run one node verb through the client."""
     import yaml
     cmd = args.command
@@ -164,7 +169,7 @@ def run(args, client) -> int:
     return EXIT_OK
 
 
-def main(argv=None, context=None):
+def main(argv: Optional[Sequence[str]] = None, context: Any = None) -> int:
     """
     Parse the command line and run the verb; returns the exit status.
 
@@ -177,7 +182,7 @@ def main(argv=None, context=None):
     if args.command == 'scan':
         return scan(args)
 
-    def command(session):
+    def command(session: runner.RosSession) -> int:
         try:
             with RobstrideClient(args.prefix, timeout_sec=args.timeout,
                                  context=session.context) as client:

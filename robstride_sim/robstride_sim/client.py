@@ -15,6 +15,7 @@ timeout on every wait, so it must not be handed a node someone else is spinning.
 import itertools
 import os
 import time
+from typing import Any, Dict, List
 
 from rcl_interfaces.msg import ParameterType
 from rcl_interfaces.srv import GetParameters, SetParameters
@@ -55,7 +56,7 @@ class RequestRejectedError(RobstrideClientError):
     """The node answered result=false (the node's log says why)."""
 
 
-def check_id(can_id) -> int:
+def check_id(can_id: int) -> int:
     value = int(can_id)
     if not 0 <= value <= 255:
         raise ValueError(f'CAN id {can_id} outside 0..255 (the services carry a uint8)')
@@ -69,7 +70,7 @@ def check_set_item(item: str) -> str:
     return item
 
 
-def _wait_for_service(client, timeout_sec) -> bool:
+def _wait_for_service(client: Any, timeout_sec: float) -> bool:
     """
     Wait until the service has a server; False after timeout_sec.
 
@@ -85,7 +86,8 @@ def _wait_for_service(client, timeout_sec) -> bool:
 
 
 class RobstrideClient:
-    def __init__(self, prefix: str = DEFAULT_PREFIX, timeout_sec: float = 2.0, context=None):
+    def __init__(self, prefix: str = DEFAULT_PREFIX, timeout_sec: float = 2.0,
+                 context: Any = None) -> None:
         self.prefix = prefix.rstrip('/')
         self.timeout_sec = float(timeout_sec)
         self._context = context
@@ -93,22 +95,22 @@ class RobstrideClient:
                                       context=context)
         self._executor = SingleThreadedExecutor(context=context)
         self._executor.add_node(self.node)
-        self._clients = {}
+        self._clients: Dict[str, Any] = {}
 
-    def close(self):
+    def close(self) -> None:
         self._executor.remove_node(self.node)
         self._executor.shutdown(timeout_sec=0.0)
         self.node.destroy_node()
 
-    def __enter__(self):
+    def __enter__(self) -> 'RobstrideClient':
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
     # --- plumbing --------------------------------------------------------------------------
 
-    def _call(self, srv_type, suffix, request):
+    def _call(self, srv_type: Any, suffix: str, request: Any) -> Any:
         name = f'{self.prefix}/{suffix}'
         client = self._clients.get(name)
         if client is None:
@@ -125,33 +127,34 @@ class RobstrideClient:
             raise CallTimeoutError(f'{name}: no response after {self.timeout_sec:g} s')
         return future.result()
 
-    def _stamp(self, request):
+    def _stamp(self, request: Any) -> Any:
         request.header.stamp = self.node.get_clock().now().to_msg()
         return request
 
     # --- robstride services ----------------------------------------------------------------
 
-    def get(self, can_id, item: str, timeout_sec: float = 0.0) -> float:
+    def get(self, can_id: int, item: str, timeout_sec: float = 0.0) -> float:
         req = self._stamp(GetDataFromRobstride.Request(
             id=check_id(can_id), item_name=item, timeout_sec=float(timeout_sec)))
         resp = self._call(GetDataFromRobstride, 'get_data_from_robstride', req)
         if not resp.result:
             raise RequestRejectedError(f'get id={can_id} {clip(item)} rejected')
-        return resp.item_data
+        value: float = resp.item_data
+        return value
 
-    def set_data(self, can_id, item: str, value: float):
+    def set_data(self, can_id: int, item: str, value: float) -> None:
         """Set kp/kd or write a parameter index (SetDataToRobstride)."""
         req = self._stamp(SetDataToRobstride.Request(
             id=check_id(can_id), item_name=check_set_item(item), item_data=float(value)))
         if not self._call(SetDataToRobstride, 'set_data_to_robstride', req).result:
             raise RequestRejectedError(f'set id={can_id} {clip(item)}={value} rejected')
 
-    def set_zero(self, can_id):
+    def set_zero(self, can_id: int) -> None:
         req = self._stamp(SetZeroRobstride.Request(id=check_id(can_id)))
         if not self._call(SetZeroRobstride, 'set_zero_robstride', req).result:
             raise RequestRejectedError(f'set_zero id={can_id} rejected')
 
-    def reboot(self, can_id):
+    def reboot(self, can_id: int) -> None:
         req = self._stamp(RebootRobstride.Request(id=check_id(can_id)))
         if not self._call(RebootRobstride, 'reboot_robstride', req).result:
             raise RequestRejectedError(f'reboot id={can_id} rejected')
@@ -160,17 +163,19 @@ class RobstrideClient:
         resp = self._call(SetBool, 'set_torque', SetBool.Request(data=bool(on)))
         if not resp.success:
             raise RequestRejectedError(f'set_torque {on}: {resp.message}')
-        return resp.message
+        message: str = resp.message
+        return message
 
     def reactivate(self) -> str:
         resp = self._call(Trigger, 'reactivate', Trigger.Request())
         if not resp.success:
             raise RequestRejectedError(f'reactivate: {resp.message}')
-        return resp.message
+        message: str = resp.message
+        return message
 
     def state(self) -> RobstrideState:
         """Wait for one ~/robstride_state message."""
-        box = []
+        box: List[RobstrideState] = []
         sub = self.node.create_subscription(RobstrideState, f'{self.prefix}/robstride_state',
                                             box.append, STATE_QOS)
         try:
@@ -186,7 +191,7 @@ class RobstrideClient:
 
     # --- node parameters (simulator fault injection) ---------------------------------------
 
-    def set_parameters(self, values: dict):
+    def set_parameters(self, values: Dict[str, object]) -> None:
         """
         Set node parameters atomically-by-name.
 

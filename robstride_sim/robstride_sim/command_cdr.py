@@ -11,6 +11,7 @@ deserialization, so the node sees exactly the message rclpy would have made.
 """
 
 import struct
+from typing import List, Tuple
 
 from rclpy.serialization import deserialize_message
 from sensor_msgs.msg import JointState
@@ -18,12 +19,15 @@ from sensor_msgs.msg import JointState
 _CDR_LE = b'\x00\x01'                  # the CDR_LE (XCDR1) encapsulation
 _U32 = struct.Struct('<I')
 
+#: (names, positions, velocities, efforts) of a JointState command.
+CommandFields = Tuple[List[str], List[float], List[float], List[float]]
+
 
 class _Malformed(Exception):
     pass
 
 
-def _string(buf, pos, end):
+def _string(buf: memoryview, pos: int, end: int) -> Tuple[str, int]:
     """Return (text, next position) of a CDR string at pos (4-aligned)."""
     pos = (pos + 3) & ~3
     if pos + 4 > end:
@@ -35,7 +39,7 @@ def _string(buf, pos, end):
     return bytes(buf[pos:pos + size - 1]).decode('utf-8', 'strict'), pos + size
 
 
-def _doubles(buf, pos, end):
+def _doubles(buf: memoryview, pos: int, end: int) -> Tuple[List[float], int]:
     """Return (list of float64, next position) of a CDR float64 sequence at pos."""
     pos = (pos + 3) & ~3
     if pos + 4 > end:
@@ -49,7 +53,7 @@ def _doubles(buf, pos, end):
     return list(struct.unpack_from(f'<{count}d', buf, pos)), pos + 8 * count
 
 
-def decode(raw):
+def decode(raw: bytes) -> CommandFields:
     """Return (names, positions, velocities, efforts) of a serialized JointState."""
     try:
         return _decode(raw)
@@ -58,7 +62,7 @@ def decode(raw):
         return list(msg.name), list(msg.position), list(msg.velocity), list(msg.effort)
 
 
-def _decode(raw):
+def _decode(raw: bytes) -> CommandFields:
     if raw[:2] != _CDR_LE:
         raise _Malformed
     buf = memoryview(raw)[4:]           # alignment counts from after the encapsulation
@@ -72,7 +76,7 @@ def _decode(raw):
     pos += 4
     if count > end:                     # each name takes at least 5 bytes
         raise _Malformed
-    names = []
+    names: List[str] = []
     for _ in range(count):
         name, pos = _string(buf, pos, end)
         names.append(name)

@@ -24,7 +24,8 @@ import os
 import stat
 import subprocess
 import time
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import (Any, Callable, Dict, List, Mapping, NamedTuple, Optional, Sequence, Tuple,
+                    TYPE_CHECKING)
 
 from ros2doctor.api import DoctorCheck
 from ros2doctor.api import DoctorReport
@@ -38,6 +39,9 @@ from ros2doctor.api.link import private_node_name
 from ros2doctor.api.link import rate_finding
 from ros2doctor.api.link import rate_from_stamps
 from ros2doctor.api.link import SharedDiagnosis
+
+if TYPE_CHECKING:     # python-can is imported by probe_motors only
+    import can
 
 NODE_NAME = 'robstride_hardware_interface'
 STATE_TYPE = 'robstride_interfaces/msg/RobstrideState'
@@ -59,6 +63,15 @@ SERIAL_CHIPS = {('1a86', '7523'): 'QinHeng CH340', ('1a86', '5523'): 'QinHeng CH
 PARAMS = ('can_interface', 'can_channel', 'can_bitrate', 'can_ids', 'update_rate_hz')
 COMM_STATES = {-1: 'BUS_NOT_OPEN', -2: 'SEND_FAIL'}
 PREFIX = 'RobStride'
+#: ``ip -details -json link show``'s entry of one interface (parsed JSON).
+LinkEntry = Dict[str, Any]
+
+
+class UsbIds(NamedTuple):
+    """USB vendor and product id of a device, as sysfs spells them ('1a86', '7523')."""
+
+    vendor: str
+    product: str
 
 
 class CanConfig:
@@ -78,7 +91,8 @@ class CanConfig:
         return f'{self.interface} {self.channel}'
 
 
-def config_from_env(environ=os.environ) -> Tuple[Optional[CanConfig], Optional[str]]:
+def config_from_env(environ: Mapping[str, str] = os.environ
+                    ) -> Tuple[Optional[CanConfig], Optional[str]]:
     """Return (the ROBSTRIDE_CAN configuration or None, the reason it is malformed or None)."""
     text = environ.get(ENV_CAN, '').strip()
     if not text:
@@ -105,7 +119,7 @@ def config_from_env(environ=os.environ) -> Tuple[Optional[CanConfig], Optional[s
 
 def serial_adapters(sys_tty: str = SYS_TTY) -> List[Tuple[str, str]]:
     """Return [(/dev/ttyUSBn or ttyACMn, 'vid:pid chip')] of the USB serial devices present."""
-    found = []
+    found: List[Tuple[str, str]] = []
     try:
         names = sorted(os.listdir(sys_tty))
     except OSError:
@@ -114,7 +128,7 @@ def serial_adapters(sys_tty: str = SYS_TTY) -> List[Tuple[str, str]]:
         if not name.startswith(('ttyUSB', 'ttyACM')):
             continue
         usb = os.path.realpath(os.path.join(sys_tty, name, 'device'))
-        ids = None
+        ids: Optional[UsbIds] = None
         for _ in range(4):       # tty's device is the USB interface; the ids are above it
             usb = os.path.dirname(usb)
             try:
@@ -122,12 +136,12 @@ def serial_adapters(sys_tty: str = SYS_TTY) -> List[Tuple[str, str]]:
                     vendor = f.read().strip()
                 with open(os.path.join(usb, 'idProduct')) as f:
                     product = f.read().strip()
-                ids = (vendor, product)
+                ids = UsbIds(vendor, product)
                 break
             except OSError:
                 continue
         label = 'unknown USB serial chip' if ids is None else \
-            f"{ids[0]}:{ids[1]} {SERIAL_CHIPS.get(ids, 'USB serial chip')}"
+            f"{ids.vendor}:{ids.product} {SERIAL_CHIPS.get(ids, 'USB serial chip')}"
         found.append((f'/dev/{name}', label))
     return found
 
@@ -139,7 +153,7 @@ def _serial_fix(device: str, channel: str) -> str:
             'adapter (candleLight/gs_usb, PEAK).')
 
 
-def ip_link_details(channel: str) -> Optional[dict]:
+def ip_link_details(channel: str) -> Optional[LinkEntry]:
     """Return ``ip -details -statistics -json link show dev <channel>``'s entry (None: none)."""
     try:
         out = subprocess.run(['ip', '-details', '-statistics', '-json', 'link', 'show', 'dev',
@@ -152,11 +166,13 @@ def ip_link_details(channel: str) -> Optional[dict]:
         entries = json.loads(out.stdout or '[]')
     except ValueError:
         return None
-    return entries[0] if entries else None
+    entry: Optional[LinkEntry] = entries[0] if entries else None
+    return entry
 
 
 def kernel_findings(config: CanConfig, sys_net: str = SYS_NET, sys_tty: str = SYS_TTY,
-                    details=ip_link_details) -> Tuple[List[Finding], Dict[str, str]]:
+                    details: Callable[[str], Optional[LinkEntry]] = ip_link_details
+                    ) -> Tuple[List[Finding], Dict[str, str]]:
     """
     Return (findings, report items) of a SocketCAN channel as the kernel sees it.
 
@@ -209,7 +225,8 @@ def kernel_findings(config: CanConfig, sys_net: str = SYS_NET, sys_tty: str = SY
     return out, items
 
 
-def link_findings(channel: str, entry: dict, bitrate: int) -> Tuple[List[Finding], Dict[str, str]]:
+def link_findings(channel: str, entry: LinkEntry,
+                  bitrate: int) -> Tuple[List[Finding], Dict[str, str]]:
     """Return (findings, report items) of one CAN interface's ``ip -details -json`` entry."""
     out: List[Finding] = []
     info = entry.get('linkinfo', {})
@@ -264,7 +281,8 @@ def link_findings(channel: str, entry: dict, bitrate: int) -> Tuple[List[Finding
 
 # -- on the bus -----------------------------------------------------------------------------
 
-def probe_motors(config: CanConfig, open_bus=None, answer_s: float = ANSWER_S,
+def probe_motors(config: CanConfig, open_bus: Optional[Callable[[], 'can.BusABC']] = None,
+                 answer_s: float = ANSWER_S,
                  listen_s: float = FEEDBACK_LISTEN_S
                  ) -> Tuple[List[Finding], Dict[str, str]]:
     """
@@ -337,10 +355,12 @@ def probe_motors(config: CanConfig, open_bus=None, answer_s: float = ANSWER_S,
     return out, items
 
 
-def can_findings(config: CanConfig, open_bus=None,
-                 **kernel) -> Tuple[List[Finding], Dict[str, str]]:
+def can_findings(config: CanConfig, open_bus: Optional[Callable[[], 'can.BusABC']] = None, *,
+                 sys_net: str = SYS_NET, sys_tty: str = SYS_TTY,
+                 details: Callable[[str], Optional[LinkEntry]] = ip_link_details
+                 ) -> Tuple[List[Finding], Dict[str, str]]:
     """Return (findings, report items) of a CAN link: kernel state, then the motors."""
-    out, items = kernel_findings(config, **kernel)
+    out, items = kernel_findings(config, sys_net, sys_tty, details)
     if any(level == 'error' for level, _ in out):
         return out, items
     more, shown = probe_motors(config, open_bus)
@@ -353,7 +373,7 @@ def can_findings(config: CanConfig, open_bus=None,
 class StateMeasurement:
     """MEASURE_S of one node's ~/robstride_state: stamps and the last sample."""
 
-    def __init__(self, node, topic: str, seconds: float = MEASURE_S):
+    def __init__(self, node: Any, topic: str, seconds: float = MEASURE_S) -> None:
         """Listen to ``topic`` on a node of ``node``'s context for ``seconds``."""
         import rclpy
         from rclpy.executors import SingleThreadedExecutor
@@ -361,7 +381,7 @@ class StateMeasurement:
 
         from .qos import STATE_QOS
         self.stamps: List[int] = []
-        self.last = None
+        self.last: Any = None      # the last RobstrideState
         listener = rclpy.create_node(private_node_name('robstride_doctor'),
                                      context=node.context, start_parameter_services=False)
         executor = SingleThreadedExecutor(context=node.context)
@@ -375,7 +395,7 @@ class StateMeasurement:
             executor.shutdown()
             listener.destroy_node()
 
-    def _sample(self, msg) -> None:
+    def _sample(self, msg: Any) -> None:
         self.stamps.append(msg.header.stamp.sec * 1_000_000_000 + msg.header.stamp.nanosec)
         self.last = msg
 
@@ -391,7 +411,7 @@ def _fault_names(bits: int) -> str:
     return ', '.join(names) or f'0x{bits:X}'
 
 
-def node_findings(fqn: str, params: Optional[dict], measurement: StateMeasurement
+def node_findings(fqn: str, params: Optional[Dict[str, Any]], measurement: StateMeasurement
                   ) -> Tuple[List[Finding], Dict[str, str]]:
     """Return (findings, report items) of one running hardware interface node."""
     out: List[Finding] = []
@@ -446,13 +466,14 @@ def node_findings(fqn: str, params: Optional[dict], measurement: StateMeasuremen
 class _Diagnosis:
     """Every finding and report section of one run (the check and the report share it)."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.findings: List[Finding] = []
         self.sections: List[Tuple[str, Dict[str, str]]] = []
         self.running = False
 
 
-def diagnose(open_bus=None, environ=os.environ) -> _Diagnosis:
+def diagnose(open_bus: Optional[Callable[[], 'can.BusABC']] = None,
+             environ: Mapping[str, str] = os.environ) -> _Diagnosis:
     """Diagnose the running nodes and the configured CAN channel (see the module docstring)."""
     result = _Diagnosis()
     config, problem = config_from_env(environ)
@@ -482,7 +503,7 @@ def diagnose(open_bus=None, environ=os.environ) -> _Diagnosis:
     return result
 
 
-def _graph():
+def _graph() -> Any:
     from ros2doctor.api import graph_node
     return graph_node()
 
@@ -491,7 +512,7 @@ def _graph():
 _shared = SharedDiagnosis(diagnose)
 
 
-class RobstrideCheck(DoctorCheck):
+class RobstrideCheck(DoctorCheck):  # type: ignore[misc,unused-ignore]  # ros2doctor: no hints
     """Check the RobStride link: CAN interface, motors answering, the node's state."""
 
     def category(self) -> str:
@@ -503,7 +524,7 @@ class RobstrideCheck(DoctorCheck):
         return emit(PREFIX, _shared.get(fresh=True).findings)
 
 
-class RobstrideReport(DoctorReport):
+class RobstrideReport(DoctorReport):  # type: ignore[misc,unused-ignore]  # ros2doctor: no hints
     """Report the RobStride link: per node and per CAN channel what was found."""
 
     def category(self) -> str:

@@ -15,12 +15,15 @@ import argparse
 import sys
 import threading
 import time
+from typing import Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 
+import can
 from node_runtime import runner, stop
 
 from .canbus import from_message, open_python_can, to_message
-from .models import get_model
+from .models import get_model, MotorModel
 from .motor import SimMotor
+from .protocol import CanFrame
 
 STEP_S = 0.002
 
@@ -28,32 +31,33 @@ STEP_S = 0.002
 class FakeMotorPeer:
     """SimMotors answering on a python-can bus, stepped on their own thread."""
 
-    def __init__(self, motors, open_bus, step_s: float = STEP_S, reopen_s: float = 0.5):
-        self.motors = {m.can_id: m for m in motors}
+    def __init__(self, motors: Iterable[SimMotor], open_bus: Callable[[], can.BusABC],
+                 step_s: float = STEP_S, reopen_s: float = 0.5) -> None:
+        self.motors: Dict[int, SimMotor] = {m.can_id: m for m in motors}
         self.lock = threading.RLock()      # held while the motors are touched
         self.step_s = float(step_s)
         self.reopen_s = float(reopen_s)
         self._open_bus = open_bus
-        self._bus = None
+        self._bus: Optional[can.BusABC] = None
         self.answered = 0                  # frames handled by one of our motors
         self.errors = 0                    # bus errors (closed and re-opened)
         self._stop = threading.Event()
         self._bus = self._open()
         self._thread = threading.Thread(target=self._run, name='fake-motors', daemon=True)
 
-    def _open(self):
+    def _open(self) -> Optional[can.BusABC]:
         try:
             return self._open_bus()
         except Exception:                  # noqa: B902 - retried by the thread
             self.errors += 1
             return None
 
-    def start(self):
+    def start(self) -> 'FakeMotorPeer':
         """Start answering (returns at once)."""
         self._thread.start()
         return self
 
-    def close(self):
+    def close(self) -> None:
         """Stop the thread and shut the bus down."""
         self._stop.set()
         if self._thread.is_alive():
@@ -65,14 +69,14 @@ class FakeMotorPeer:
             except Exception:              # noqa: B902
                 pass
 
-    def _send(self, bus, frames):
+    def _send(self, bus: can.BusABC, frames: Iterable[CanFrame]) -> None:
         for frame in frames:
             try:
                 bus.send(to_message(frame), timeout=0.005)
             except Exception:              # noqa: B902 - a full/broken bus drops the reply
                 self.errors += 1
 
-    def _run(self):
+    def _run(self) -> None:
         last = time.monotonic()
         next_step = last + self.step_s
         while not self._stop.is_set():
@@ -106,16 +110,16 @@ class FakeMotorPeer:
                 dt = min(now - last, 0.05)
                 last = now
                 next_step = max(next_step + self.step_s, now)
-                out = []
+                out: List[CanFrame] = []
                 with self.lock:
                     for m in self.motors.values():
                         out += m.step(dt, now)
                 self._send(bus, out)
 
 
-def parse_motors(text: str):
+def parse_motors(text: str) -> List[Tuple[int, MotorModel]]:
     """'1:RS02,2:RS03' -> [(1, model RS02), (2, model RS03)]; ValueError with the reason."""
-    motors = []
+    motors: List[Tuple[int, MotorModel]] = []
     for item in text.split(','):
         cid, sep, model = item.partition(':')
         if not sep or not cid.isascii() or not cid.isdigit() or not 1 <= int(cid) <= 127:
@@ -128,7 +132,7 @@ def parse_motors(text: str):
     return motors
 
 
-def build_parser():
+def build_parser() -> argparse.ArgumentParser:
     """Command line of robstride_fake_motors."""
     parser = argparse.ArgumentParser(
         prog='robstride_fake_motors',
@@ -143,13 +147,13 @@ def build_parser():
     return parser
 
 
-def main(argv=None):
+def main(argv: Optional[Sequence[str]] = None) -> int:
     """Answer on the bus until SIGINT/SIGTERM (exit 0); 2 for bad arguments (runner rule)."""
     args = build_parser().parse_args(argv)
     return runner.run_program(lambda: serve(args), prog='robstride_fake_motors')
 
 
-def serve(args):
+def serve(args: argparse.Namespace) -> None:
     """Run the motors of the parsed command line on their bus until the stop request."""
     spec = parse_motors(args.motors)        # ValueError: a configuration error (exit 2)
     motors = [SimMotor(cid, model) for cid, model in spec]

@@ -19,10 +19,10 @@ checks every motion frame's fields against the model again and sends nothing it 
 """
 from dataclasses import dataclass, field
 import math
-from typing import Callable, List, Optional, Sequence
+from typing import Callable, Dict, List, Optional, Sequence
 
 from . import protocol as proto
-from .bus import BUS_NOT_OPEN, BusError
+from .bus import Bus, BUS_NOT_OPEN, BusError
 from .logbound import clip
 from .models import MotorModel, P_MAX
 from .params import ParamError, PARAMS_BY_NAME, parse_index, validate_write
@@ -51,7 +51,7 @@ class UnknownItemError(LookupError):
 class CommandError(ValueError):
     """A joint command that cannot be applied (nothing of it was applied)."""
 
-    def __init__(self, text: str, reason: str = 'invalid'):
+    def __init__(self, text: str, reason: str = 'invalid') -> None:
         super().__init__(text)
         self.reason = reason      # counter key: invalid, non_finite, out_of_range, stale
 
@@ -73,7 +73,7 @@ class JointConfig:
     kp: float = 0.0
     kd: float = 0.0
 
-    def validate(self):
+    def validate(self) -> None:
         """Raise ValueError when the joint's configuration is impossible."""
         if not 1 <= self.can_id <= 127:
             raise ValueError(f'joint {self.name}: CAN id {self.can_id} outside 1..127')
@@ -102,7 +102,7 @@ class JointRuntime:
     lost: bool = False
     kp: float = 0.0
     kd: float = 0.0
-    pending_gains: dict = field(default_factory=dict)
+    pending_gains: Dict[str, float] = field(default_factory=dict)
     # Joint-side targets; None until the first feedback sets them to the current position.
     target_position: Optional[float] = None
     target_velocity: float = 0.0
@@ -115,7 +115,7 @@ class JointRuntime:
         return self.run_state == RUN_STATE_MOTOR
 
 
-def validate_joints(joints: Sequence[JointConfig]):
+def validate_joints(joints: Sequence[JointConfig]) -> None:
     """Raise ValueError unless the joints are a usable, unique, valid set."""
     if not joints:
         raise ValueError('at least one joint is required')
@@ -132,19 +132,19 @@ def validate_joints(joints: Sequence[JointConfig]):
 class RobstrideHardware:
     """read()/write() cycle, commands and service semantics over one bus."""
 
-    def __init__(self, joints: Sequence[JointConfig], bus, host_id: int = 0xFD,
+    def __init__(self, joints: Sequence[JointConfig], bus: Bus, host_id: int = 0xFD,
                  error_timeout_s: float = 4.0, freeze_on_joint_loss: bool = True,
                  enable_retry_s: float = 0.2, max_feedback_age_s: float = 0.1,
-                 log: Optional[Callable[[str, str], None]] = None):
+                 log: Optional[Callable[[str, str], None]] = None) -> None:
         validate_joints(joints)
         self.bus = bus
         self.host_id = host_id
         self.error_timeout_s = error_timeout_s
         self.max_feedback_age_s = max_feedback_age_s
-        self.refused = {}             # reason -> joint commands / frames refused
+        self.refused: Dict[str, int] = {}   # reason -> joint commands / frames refused
         self.rx_errors = 0            # frames for us that do not decode (garbage)
         self.rx_ignored = 0           # frames for another host / motor, or of no interest
-        self._now = None              # time of the last read()
+        self._now: Optional[float] = None   # time of the last read()
         self.freeze_on_joint_loss = freeze_on_joint_loss
         self.enable_retry_s = enable_retry_s
         self._log = log or (lambda level, msg: None)
@@ -155,11 +155,11 @@ class RobstrideHardware:
         self.comm_state = COMM_STATE_OK
         self.frozen = False
         self.torque_on = True
-        self._active_since = None
+        self._active_since: Optional[float] = None
 
     # --- lifecycle -----------------------------------------------------------------------
 
-    def activate(self, now: float):
+    def activate(self, now: float) -> None:
         """
         Do what on_activate does: accept commands again and hold every joint where it is.
 
@@ -171,7 +171,7 @@ class RobstrideHardware:
             j.lost = False
             self._hold(j)
 
-    def reactivate(self, now: float):
+    def reactivate(self, now: float) -> None:
         """Recover from a joint loss. Refused while a joint's feedback is still stale."""
         stale = [j.cfg.name for j in self.joints if self._is_stale(j, now)]
         if stale:
@@ -179,7 +179,7 @@ class RobstrideHardware:
         self.activate(now)
 
     @staticmethod
-    def _hold(j: JointRuntime):
+    def _hold(j: JointRuntime) -> None:
         # Hold the last decoded position (none yet: set on first feedback).
         j.target_position = (j.position * j.cfg.direction) if j.have_feedback else None
         j.target_velocity = 0.0
@@ -187,7 +187,7 @@ class RobstrideHardware:
 
     # --- read ------------------------------------------------------------------------------
 
-    def read(self, now: float):
+    def read(self, now: float) -> None:
         """Decode every received frame, then lose joints whose feedback stopped."""
         self._now = now
         if self._active_since is None:
@@ -204,7 +204,7 @@ class RobstrideHardware:
             if not j.lost and self._is_stale(j, now):
                 self._lose(j, now)
 
-    def _decode(self, frame: proto.CanFrame, now: float):
+    def _decode(self, frame: proto.CanFrame, now: float) -> None:
         kind = frame.comm_type
         j = self._by_id.get(proto.feedback_motor_id(frame))
         if (j is None or frame.dest != self.host_id
@@ -237,7 +237,7 @@ class RobstrideHardware:
         ref = j.last_feedback if j.last_feedback is not None else self._active_since
         return ref is not None and now - ref > self.error_timeout_s
 
-    def _lose(self, j: JointRuntime, now: float):
+    def _lose(self, j: JointRuntime, now: float) -> None:
         j.lost = True
         self._log('error', f'{j.cfg.name} (id {j.cfg.can_id}): no feedback for '
                            f'{self.error_timeout_s * 1000:.0f} ms, joint lost')
@@ -250,7 +250,7 @@ class RobstrideHardware:
 
     # --- write -----------------------------------------------------------------------------
 
-    def write(self, now: float):
+    def write(self, now: float) -> None:
         """Send one frame per joint (Stop, Enable or motion); comm_state OK if all went."""
         ok = True
         for j in self.joints:
@@ -286,7 +286,8 @@ class RobstrideHardware:
         return self._send(frame, now)
 
     @staticmethod
-    def _unsafe_motion(model: MotorModel, position, velocity, kp, kd, torque) -> str:
+    def _unsafe_motion(model: MotorModel, position: float, velocity: float, kp: float,
+                       kd: float, torque: float) -> str:
         # Every bound is finite, so values within all of them are finite too (NaN fails
         # every comparison): the usual case, decided without building the table below.
         v_max, t_max = model.v_max, model.t_max
@@ -304,10 +305,10 @@ class RobstrideHardware:
                 return f'{label} {value} outside [{low:g}, {high:g}]'
         return ''
 
-    def _count(self, reason: str):
+    def _count(self, reason: str) -> None:
         self.refused[reason] = self.refused.get(reason, 0) + 1
 
-    def _send(self, frame, now) -> bool:
+    def _send(self, frame: proto.CanFrame, now: float) -> bool:
         try:
             self.bus.send(frame, now)
             return True
@@ -320,7 +321,7 @@ class RobstrideHardware:
 
     def command(self, names: Sequence[str], positions: Sequence[float],
                 velocities: Sequence[float], efforts: Sequence[float],
-                now: Optional[float] = None):
+                now: Optional[float] = None) -> None:
         """
         Apply joint targets, all or nothing.
 
@@ -346,7 +347,9 @@ class RobstrideHardware:
             if efforts:
                 j.target_effort = float(efforts[i])
 
-    def _check_command(self, names, positions, velocities, efforts, now):
+    def _check_command(self, names: Sequence[str], positions: Sequence[float],
+                       velocities: Sequence[float], efforts: Sequence[float],
+                       now: Optional[float]) -> None:
         if self.frozen:
             raise CommandIgnoredError('frozen after a joint loss; call reactivate')
         if not names:
@@ -354,7 +357,7 @@ class RobstrideHardware:
         if len(names) > len(self.joints) or len(set(names)) != len(names):
             raise CommandError(f'{len(names)} joint names with duplicates or more than the '
                                f'{len(self.joints)} configured joints')
-        targets = []
+        targets: List[JointRuntime] = []
         for name in names:
             if not isinstance(name, str) or name not in self._by_name:
                 raise CommandError(f'unknown joint {clip(name)}')
@@ -407,7 +410,7 @@ class RobstrideHardware:
             return float(j.fault_bits)
         raise UnknownItemError(f'unknown item {clip(item)}; known: {", ".join(GET_ITEMS)}')
 
-    def set_item(self, can_id: int, item: str, value: float, now: float):
+    def set_item(self, can_id: int, item: str, value: float, now: float) -> None:
         """
         Set kp/kd (queued for the next write()) or write a parameter by index.
 
@@ -435,7 +438,7 @@ class RobstrideHardware:
                 raise BusError('not open' if self.comm_state == COMM_STATE_BUS_NOT_OPEN
                                else 'send fail')
 
-    def set_zero(self, can_id: int, now: float):
+    def set_zero(self, can_id: int, now: float) -> None:
         """Send Set-Zero; the held target moves with the zero."""
         j = self.joint_by_id(can_id)
         if not self._send(proto.encode_set_zero(self.host_id, j.cfg.can_id), now):
@@ -445,13 +448,13 @@ class RobstrideHardware:
         if j.target_position is not None:
             j.target_position -= shift
 
-    def reboot(self, can_id: int, now: float):
+    def reboot(self, can_id: int, now: float) -> None:
         """Stop with the clear-fault flag, whatever fault_bits says; write() re-enables."""
         j = self.joint_by_id(can_id)
         if not self._send(proto.encode_stop(self.host_id, j.cfg.can_id, clear_fault=True), now):
             raise BusError('send failed')
 
-    def set_torque(self, on: bool):
+    def set_torque(self, on: bool) -> None:
         """Torque off: Stop every joint, no re-enable. On: re-enable where the joints are."""
         if on and not self.torque_on:
             for j in self.joints:

@@ -10,13 +10,14 @@ that reason it held back, so a flood of bad requests makes a few log lines, not 
 """
 import threading
 import time
+from typing import Callable, cast, Dict
 
 from node_runtime.bounded_text import clip_repr, RateLimiter, suppressed_note
 
 CLIP_CHARS = 64
 
 
-def clip(value, limit: int = CLIP_CHARS) -> str:
+def clip(value: object, limit: int = CLIP_CHARS) -> str:
     """Quote untrusted text for a log line: repr() of at most `limit` characters."""
     return clip_repr(value, limit)
 
@@ -26,18 +27,19 @@ class RateLimitedLog:
 
     MAX_REASONS = 64
 
-    def __init__(self, emit, period_s: float = 1.0, clock=time.monotonic):
+    def __init__(self, emit: Callable[[str, str], object], period_s: float = 1.0,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self._emit = emit                 # emit(level, text)
         # a reason past MAX_REASONS is counted as 'other'
         self._limiter = RateLimiter(float(period_s), self.MAX_REASONS, clock, on_full='merge',
                                     merge_key='other')
         self._lock = threading.Lock()
-        self.counts = {}                  # reason -> every line ever asked for
+        self.counts: Dict[str, int] = {}  # reason -> every line ever asked for
 
     def log(self, level: str, reason: str, text: str) -> bool:
         """Log text under reason (a fixed string, never untrusted); True if emitted."""
         with self._lock:
-            reason = self._limiter.key(reason)
+            reason = cast(str, self._limiter.key(reason))   # a str reason or 'other'
             self.counts[reason] = self.counts.get(reason, 0) + 1
             allowed, held = self._limiter.allow(reason)
         if not allowed:

@@ -6,6 +6,7 @@ It speaks CAN frames (protocol.py) and is plain Python, so it is unit-testable w
 All quantities here are on the motor side (the hardware interface applies joint direction).
 """
 import math
+from typing import Dict, List, Optional, Tuple
 
 from . import protocol as proto
 from .models import MotorModel
@@ -42,7 +43,7 @@ IDX = {name: _pidx(name) for name in PARAMS_BY_NAME}
 class SimMotor:
     """One motor on the simulated bus, addressed by its CAN id."""
 
-    def __init__(self, can_id: int, model: MotorModel, mcu_id: bytes = None):
+    def __init__(self, can_id: int, model: MotorModel, mcu_id: Optional[bytes] = None) -> None:
         self.can_id = can_id
         self.model = model
         # 64-bit MCU id answered to a device-id request (type 0); made up per CAN id.
@@ -51,18 +52,21 @@ class SimMotor:
             + can_id.to_bytes(4, 'big'))
         self.run_state = RUN_STATE_RESET
         self.faults = 0
-        self._fault_report = None        # fault word as latched, not yet sent (type 21)
-        self._fault_reported_at = None   # time of the last type-21 report of a standing fault
-        self._calibration_end = None     # end time of a running calibration
+        # fault word as latched, not yet sent (type 21)
+        self._fault_report: Optional[int] = None
+        # time of the last type-21 report of a standing fault
+        self._fault_reported_at: Optional[float] = None
+        self._calibration_end: Optional[float] = None   # end time of a running calibration
         self.position = 0.0          # rad, relative to the mechanical zero
         self.velocity = 0.0
         self.torque = 0.0            # motor torque actually applied
         self.temperature = AMBIENT_C
-        self.params = {i: spec.default_for(model) for i, spec in PARAMS.items()}
+        self.params: Dict[int, float] = {i: spec.default_for(model) for i, spec in PARAMS.items()}
         # Last motion-control command (type 1): position, velocity, kp, kd, torque.
-        self.motion = (0.0, 0.0, 0.0, 0.0, 0.0)
+        self.motion: proto.MotionFields = (0.0, 0.0, 0.0, 0.0, 0.0)
         self._integral = 0.0         # velocity-loop integrator (A)
-        self._last_rx = None         # time of the last frame addressed to us (canTimeout)
+        # time of the last frame addressed to us (canTimeout)
+        self._last_rx: Optional[float] = None
         # Environment / fault injection.
         self.hung = False            # MCU hung: answers nothing, keeps its last output
         self.load_torque = 0.0       # external torque on the shaft (N*m)
@@ -77,7 +81,7 @@ class SimMotor:
                                      self.faults, self.position, self.velocity, self.torque,
                                      self.temperature)
 
-    def handle(self, frame: proto.CanFrame, now: float):
+    def handle(self, frame: proto.CanFrame, now: float) -> List[proto.CanFrame]:
         """React to one host->motor frame; return the list of reply frames."""
         if self.hung or frame.dest != self.can_id or len(frame.data) != 8:
             return []
@@ -152,7 +156,7 @@ class SimMotor:
 
     # --- physics -----------------------------------------------------------------------
 
-    def _check_faults(self, now: float):
+    def _check_faults(self, now: float) -> bool:
         """Latch the faults the motor detects itself; True when new bits appeared."""
         new = 0
         if self.vbus < UNDERVOLTAGE_V:
@@ -182,7 +186,7 @@ class SimMotor:
             self._fault_report = self.faults
         return bool(added)
 
-    def _clear(self, bits: int):
+    def _clear(self, bits: int) -> None:
         """Clear latched fault bits; no report is sent for a bit that is no longer latched."""
         self.faults &= ~bits
         if self._fault_report is not None:
@@ -192,7 +196,7 @@ class SimMotor:
         if self.faults == 0:
             self._fault_reported_at = None
 
-    def _fault_report_frame(self, host_id: int, now: float):
+    def _fault_report_frame(self, host_id: int, now: float) -> Optional[proto.CanFrame]:
         """Return the type-21 report due at `now` (see latch()), or None."""
         if self.hung or self.faults == 0:
             return None
@@ -206,7 +210,7 @@ class SimMotor:
         self._fault_reported_at = now
         return proto.encode_fault(host_id, self.can_id, word)
 
-    def calibrate(self, now: float):
+    def calibrate(self, now: float) -> bool:
         """
         Run the encoder calibration: run_state 1 for CALIBRATION_S, then reset.
 
@@ -219,7 +223,7 @@ class SimMotor:
         self._calibration_end = now + CALIBRATION_S
         return True
 
-    def _control_law(self):
+    def _control_law(self) -> Tuple[float, float, float, float]:
         """
         Torque as an affine function of the state, tau = c0 + cp*p + cv*v, and its limit.
 
@@ -254,7 +258,7 @@ class SimMotor:
                     -kt * spd_kp * loc_kp, -kt * spd_kp, limit)
         return 0.0, 0.0, 0.0, 0.0           # set-zero mode: no torque
 
-    def _velocity_target(self):
+    def _velocity_target(self) -> Optional[float]:
         prm = self.params
         mode = int(prm[IDX['run_mode']])
         if mode == RUN_MODE_VELOCITY:
@@ -265,9 +269,10 @@ class SimMotor:
             return max(-lim_v, min(lim_v, v))
         return None
 
-    def step(self, dt: float, now: float, host_id: int = None):
+    def step(self, dt: float, now: float,
+             host_id: Optional[int] = None) -> List[proto.CanFrame]:
         """Advance the motor by dt seconds; return unsolicited frames (fault reports, latch())."""
-        out = []
+        out: List[proto.CanFrame] = []
         if host_id is None:
             host_id = self._motion_host
         if self._calibration_end is not None and now >= self._calibration_end:
@@ -290,7 +295,7 @@ class SimMotor:
             self._substep(h)
         return out
 
-    def _substep(self, h: float):
+    def _substep(self, h: float) -> None:
         m = self.model
         j, b = m.inertia, m.damping
         p, v = self.position, self.velocity

@@ -19,6 +19,8 @@ rclpy three times C's CPU). The two per-cycle messages are published as CDR byte
 """
 import contextlib
 import time
+from typing import (Any, Callable, ContextManager, List, Mapping, Optional, Sequence, Sized,
+                    Tuple, Type, TYPE_CHECKING)
 
 from node_runtime import runner
 from node_runtime.parameters import declare, on_change, Parameter
@@ -32,7 +34,7 @@ from robstride_interfaces.srv import (GetDataFromRobstride, RebootRobstride,
 from sensor_msgs.msg import JointState
 from std_srvs.srv import SetBool, Trigger
 
-from .bus import BUS_STATES, BusError, SimBus
+from .bus import Bus, BUS_STATES, BusError, SimBus
 from .command_cdr import decode as decode_command
 from .hardware import (CommandError, CommandIgnoredError, JointConfig, ReactivationError,
                        RobstrideHardware, UnknownItemError, UnknownMotorError)
@@ -43,6 +45,11 @@ from .params import ParamError
 from .protocol import FAULT_DEFINED_BITS
 from .qos import COMMAND_QOS, STATE_QOS
 from .state_cdr import StateEncoder
+
+if TYPE_CHECKING:     # python-can and the peer are imported on a CAN bus only (start-up time)
+    import can
+
+    from . import fake_motors
 
 NODE_NAME = 'robstride_hardware_interface'
 DEFAULT_NAMESPACE = '/robstride'
@@ -90,11 +97,11 @@ SIM_SCALAR_NAMES = ('sim.bus_voltage', 'sim.heat_gain', 'sim.ambient_c', 'sim.bu
 SIM_ARRAY_NAMES = ('sim.hung', 'sim.load_torque', 'sim.inject_fault_bits', 'sim.calibrate')
 
 
-def sim_parameters(n):
+def sim_parameters(n: int) -> Tuple[Parameter, ...]:
     """Return the simulation/fault-injection parameters for `n` joints (run-time but the last)."""
-    def per_joint(name, default, description, **kw):
+    def per_joint(name: str, default: object, description: str) -> Parameter:
         return Parameter(name, [default] * n, description, read_only=False,
-                         constraints=f'one entry per joint ({n})', **kw)
+                         constraints=f'one entry per joint ({n})')
     return (
         Parameter('sim.bus_voltage', 48.0, 'bus voltage of the simulated motors [V]; below 18 '
                   'latches under-voltage, above 60 over-voltage', read_only=False,
@@ -121,15 +128,17 @@ class ConfigError(ValueError):
     """Inconsistent start-up parameters."""
 
 
-class RobstrideSimNode(Node):
+class RobstrideSimNode(Node):  # type: ignore[misc,unused-ignore]  # rclpy is Any here
     """The hardware interface node over simulated or python-can buses."""
 
-    def __init__(self, **kwargs):
+    bus: Bus    # set in __init__: a SimBus, or a CanTransport on a CAN bus
+
+    def __init__(self, **kwargs: Any) -> None:
         super().__init__(NODE_NAME, **kwargs)
         self._limited = RateLimitedLog(self._log)
-        self.bus = self.peer = None
-        self.motors = None
-        self._motor_lock = contextlib.nullcontext()
+        self.peer: Optional['fake_motors.FakeMotorPeer'] = None
+        self.motors: Optional[List[SimMotor]] = None
+        self._motor_lock: ContextManager[object] = contextlib.nullcontext()
         try:
             p = declare(self, STARTUP_PARAMETERS)
             joints = self._joint_configs(p)
@@ -149,13 +158,13 @@ class RobstrideSimNode(Node):
             for motor, j, q in zip(self.motors, joints, initial):
                 motor.position = j.direction * float(q)
         if self.mode == 'sim':
-            self.bus = SimBus(self.motors, host_id=p['host_id'])
+            self.bus = SimBus(self.motors or (), host_id=p['host_id'])   # motors set in sim mode
         else:
             # python-can only on a CAN bus: its import is a fifth of the node's start-up.
             from .canbus import CanTransport, open_python_can
             from .fake_motors import FakeMotorPeer
 
-            def open_bus():
+            def open_bus() -> 'can.BusABC':
                 return open_python_can(interface, p['can_channel'], p['can_bitrate'])
             if self.motors is not None:
                 self.peer = FakeMotorPeer(self.motors, open_bus).start()
@@ -181,8 +190,8 @@ class RobstrideSimNode(Node):
                        if p['publish_joint_states'] else None)
         # Taken at the start of every cycle (_take_commands), never by an executor.
         # Raw: the fields used are read from the bytes (command_cdr.decode).
-        self.commands = PolledSubscription(self, JointState, '~/joint_commands', COMMAND_QOS,
-                                           raw=True)
+        self.commands: PolledSubscription[bytes] = PolledSubscription(
+            self, JointState, '~/joint_commands', COMMAND_QOS, raw=True)
         self.create_service(GetDataFromRobstride, '~/get_data_from_robstride', self._on_get)
         self.create_service(SetDataToRobstride, '~/set_data_to_robstride', self._on_set)
         self.create_service(SetZeroRobstride, '~/set_zero_robstride', self._on_zero)
@@ -200,7 +209,7 @@ class RobstrideSimNode(Node):
         # monotonic clock, also with use_sim_time: a driver keeps reading and writing the bus
         # while a simulation's /clock is paused (its stamps follow the node clock).
         self.period = 1.0 / rate
-        self.timer = None
+        self.timer: Any = None
         where = ('simulated in-process' if self.mode == 'sim' else
                  f'on {interface} {p["can_channel"]!r}'
                  + (' (fake motors in this process)' if self.peer else ''))
@@ -210,17 +219,17 @@ class RobstrideSimNode(Node):
 
     runs_in_loop = True
 
-    def tick(self, deadline):
+    def tick(self, deadline: float) -> None:
         """Run one read/publish/write cycle (the runner's DeadlineLoop, every period)."""
         self._cycle()
 
-    def start_timer(self):
+    def start_timer(self) -> None:
         """Run the cycle from a steady executor timer instead (a loop at another rate)."""
         if self.timer is None:
             self.timer = self.create_timer(self.period, self._cycle,
                                            clock=Clock(clock_type=ClockType.STEADY_TIME))
 
-    def close(self):
+    def close(self) -> None:
         """Stop the CAN threads (the node itself is destroyed by the caller)."""
         self._closed = True
         for part in (self.bus, self.peer):
@@ -229,7 +238,7 @@ class RobstrideSimNode(Node):
 
     _closed = False
 
-    def destroy_node(self):
+    def destroy_node(self) -> None:
         """Destroy the polled subscription too (the node's own destroy_node would not)."""
         commands = getattr(self, 'commands', None)
         if commands is not None:
@@ -239,12 +248,12 @@ class RobstrideSimNode(Node):
     # --- configuration ---------------------------------------------------------------------
 
     @staticmethod
-    def _check_length(name, values, n):
+    def _check_length(name: str, values: Sized, n: int) -> None:
         if len(values) != n:
             raise ConfigError(f'{name} has {len(values)} entries, joint_names has {n}')
 
     @staticmethod
-    def _check_config(p, joints):
+    def _check_config(p: Mapping[str, Any], joints: Sequence[JointConfig]) -> None:
         # Ranges of single parameters are checked by declare(); these involve several.
         rate = float(p['update_rate_hz'])
         if not rate > 0.0:
@@ -256,7 +265,7 @@ class RobstrideSimNode(Node):
         if p['can_interface'] != 'sim' and not p['can_channel']:
             raise ConfigError('can_channel is empty')
 
-    def _joint_configs(self, p):
+    def _joint_configs(self, p: Mapping[str, Any]) -> List[JointConfig]:
         names = list(p['joint_names'])
         n = len(names)
         for key in ('can_ids', 'models', 'directions', 'kp', 'kd'):
@@ -271,7 +280,7 @@ class RobstrideSimNode(Node):
             raise ConfigError(str(exc)) from None
         return joints
 
-    def _sim_refusal(self, changes, startup=False):
+    def _sim_refusal(self, changes: Mapping[str, Any], startup: bool = False) -> Optional[str]:
         """Reason to refuse sim.* changes (checked whole before any is applied), or None."""
         n = len(self.hw.joints)
         for name, value in changes.items():
@@ -289,43 +298,43 @@ class RobstrideSimNode(Node):
                             f'(mask 0x{FAULT_DEFINED_BITS:X}) can be injected, got {value}')
         return None
 
-    def _apply_sim_changes(self, changes):
+    def _apply_sim_changes(self, changes: Mapping[str, Any]) -> None:
         for name, value in changes.items():
             if name == 'sim.bus_state':
                 self.bus.inject_state(value)
             elif self.motors is not None:
                 with self._motor_lock:
-                    self._apply_sim(name, value)
+                    self._apply_sim(self.motors, name, value)
 
-    def _apply_sim(self, name, value):
+    def _apply_sim(self, motors: List[SimMotor], name: str, value: Any) -> None:
         joints = self.hw.joints
         if name == 'sim.calibrate':
-            for m, v in zip(self.motors, value):
+            for m, v in zip(motors, value):
                 if v:
                     m.calibrate(time.monotonic())
         elif name == 'sim.hung':
-            for m, v in zip(self.motors, value):
+            for m, v in zip(motors, value):
                 m.hung = bool(v)
         elif name == 'sim.load_torque':
-            for m, j, v in zip(self.motors, joints, value):
+            for m, j, v in zip(motors, joints, value):
                 m.load_torque = j.cfg.direction * float(v)
         elif name == 'sim.inject_fault_bits':
-            for m, v in zip(self.motors, value):
+            for m, v in zip(motors, value):
                 if int(v):
                     m.latch(int(v))
         elif name == 'sim.bus_voltage':
-            for m in self.motors:
+            for m in motors:
                 m.vbus = float(value)
         elif name == 'sim.heat_gain':
-            for m in self.motors:
+            for m in motors:
                 m.heat_gain = float(value)
         elif name == 'sim.ambient_c':
-            for m in self.motors:
+            for m in motors:
                 m.ambient = float(value)
 
     # --- cycle -----------------------------------------------------------------------------
 
-    def _cycle(self):
+    def _cycle(self) -> None:
         if self._closed or not self.context.ok():
             return                    # shutting down: never publish on a dying context
         now = time.monotonic()
@@ -338,7 +347,7 @@ class RobstrideSimNode(Node):
         self._publish()
         self.hw.write(now)
 
-    def _publish(self):
+    def _publish(self) -> None:
         if not self.context.ok():
             return
         # The node clock's time, split as Time.to_msg() splits it. With use_sim_time it reads
@@ -358,7 +367,7 @@ class RobstrideSimNode(Node):
                 [j.cfg.direction * j.velocity for j in joints],
                 [j.cfg.direction * j.torque for j in joints]))
 
-    def _log(self, level, text):
+    def _log(self, level: str, text: str) -> None:
         # rclpy forbids one call site logging at different severities: one call per level.
         logger = self.get_logger()
         if level == 'error':
@@ -370,7 +379,7 @@ class RobstrideSimNode(Node):
 
     # --- topics and services ---------------------------------------------------------------
 
-    def _take_commands(self, now):
+    def _take_commands(self, now: float) -> None:
         """Apply every waiting joint command, oldest first (each all or nothing, as sent)."""
         for raw in self.commands.take_all():
             try:
@@ -381,7 +390,8 @@ class RobstrideSimNode(Node):
                 continue
             self._on_command(*fields, now)
 
-    def _on_command(self, names, positions, velocities, efforts, now):
+    def _on_command(self, names: List[str], positions: List[float], velocities: List[float],
+                    efforts: List[float], now: float) -> None:
         try:
             self.hw.command(names, positions, velocities, efforts, now=now)
         except CommandIgnoredError as exc:
@@ -391,7 +401,8 @@ class RobstrideSimNode(Node):
             self._limited.log('warning', f'command {exc.reason}',
                               f'joint command refused ({exc.reason}, {total} so far): {exc}')
 
-    def _serve(self, resp, verb, what, action, errors):
+    def _serve(self, resp: Any, verb: str, what: Callable[[], str], action: Callable[[], object],
+               errors: Tuple[Type[Exception], ...]) -> Any:
         """
         Run one service request: result=true when action() succeeds.
 
@@ -407,35 +418,35 @@ class RobstrideSimNode(Node):
             resp.result = False
         return resp
 
-    def _on_get(self, req, resp):
-        def read():
+    def _on_get(self, req: Any, resp: Any) -> Any:
+        def read() -> None:
             resp.item_data = float(self.hw.get_item(req.id, req.item_name))
         return self._serve(resp, 'get', lambda: f'get id={req.id} {clip(req.item_name)}', read,
                            (UnknownMotorError, UnknownItemError))
 
-    def _on_set(self, req, resp):
+    def _on_set(self, req: Any, resp: Any) -> Any:
         return self._serve(
             resp, 'set', lambda: f'set id={req.id} {clip(req.item_name)}={req.item_data:g}',
             lambda: self.hw.set_item(req.id, req.item_name, req.item_data, time.monotonic()),
             (UnknownMotorError, ParamError, BusError))
 
-    def _on_zero(self, req, resp):
+    def _on_zero(self, req: Any, resp: Any) -> Any:
         return self._serve(resp, 'set_zero', lambda: f'set_zero id={req.id}',
                            lambda: self.hw.set_zero(req.id, time.monotonic()),
                            (UnknownMotorError, BusError))
 
-    def _on_reboot(self, req, resp):
+    def _on_reboot(self, req: Any, resp: Any) -> Any:
         return self._serve(resp, 'reboot', lambda: f'reboot id={req.id}',
                            lambda: self.hw.reboot(req.id, time.monotonic()),
                            (UnknownMotorError, BusError))
 
-    def _on_set_torque(self, req, resp):
+    def _on_set_torque(self, req: Any, resp: Any) -> Any:
         self.hw.set_torque(req.data)
         resp.success = True
         resp.message = 'torque on' if req.data else 'torque off'
         return resp
 
-    def _on_reactivate(self, req, resp):
+    def _on_reactivate(self, req: Any, resp: Any) -> Any:
         try:
             self.hw.reactivate(time.monotonic())
             resp.success, resp.message = True, 'reactivated'
@@ -445,7 +456,7 @@ class RobstrideSimNode(Node):
         return resp
 
 
-def main(args=None):
+def main(args: Optional[List[str]] = None) -> int:
     """
     Run the node until SIGINT/SIGTERM (node_runtime.runner); return the exit status.
 

@@ -9,7 +9,7 @@ simulated motor stores and acts on the values.
 from dataclasses import dataclass
 import math
 import re
-from typing import Callable, Union
+from typing import Callable, Tuple, Union
 
 from .logbound import clip
 from .models import MotorModel, P_MAX
@@ -39,9 +39,9 @@ class ParamSpec:
     high: Bound = 0.0
     default: Bound = 0.0
 
-    def bounds(self, model: MotorModel):
+    def bounds(self, model: MotorModel) -> Tuple[float, float]:
         """(low, high) of the parameter on a motor of `model`."""
-        def ev(b):
+        def ev(b: Bound) -> float:
             return float(b(model) if callable(b) else b)
         return ev(self.low), ev(self.high)
 
@@ -82,7 +82,7 @@ CAN_TIMEOUT_TICKS_PER_S = 20000.0
 _INDEX_RE = re.compile(r'0[xX][0-9a-fA-F]{1,4}|[0-9]{1,5}')
 
 
-def parse_index(text) -> int:
+def parse_index(text: object) -> int:
     """
     Parse a parameter index given as hex ("0x7016") or decimal ("28694"), strictly.
 

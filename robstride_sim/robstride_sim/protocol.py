@@ -13,6 +13,7 @@ Only the frames the hardware interface and the simulator exchange are implemente
 from dataclasses import dataclass
 import enum
 import struct
+from typing import Optional, Tuple
 
 from .models import MotorModel, P_MAX
 from .params import PARAMS
@@ -28,6 +29,12 @@ class CommType(enum.IntEnum):
     PARAM_READ = 17      # reply: status in bits 23..16 (0 success, 1 failure)
     PARAM_WRITE = 18
     FAULT = 21           # motor->host: fault word (data 0..3), warning word (data 4..7)
+
+
+#: decode_motion's fields: position, velocity, kp, kd, torque (motor units).
+MotionFields = Tuple[float, float, float, float, float]
+#: decode_feedback_fields: Feedback's fields in its order.
+FeedbackFields = Tuple[int, int, int, float, float, float, float]
 
 
 class ProtocolError(ValueError):
@@ -177,7 +184,7 @@ def encode_motion(model: MotorModel, motor_id: int, position: float, velocity: f
                     _PACK_HHHH(p_u, v_u, kp_u, kd_u))
 
 
-def decode_motion(model: MotorModel, frame: CanFrame):
+def decode_motion(model: MotorModel, frame: CanFrame) -> MotionFields:
     """Decode a motion-control frame to (position, velocity, kp, kd, torque), motor units."""
     if frame.comm_type != CommType.MOTION or len(frame.data) != 8:
         raise ProtocolError('not a motion-control frame')
@@ -210,7 +217,8 @@ def _param_value(index: int, data: bytes) -> float:
         return float(data[4])
     if kind == 'u32':
         return float(struct.unpack_from('<I', data, 4)[0])
-    return struct.unpack_from('<f', data, 4)[0]
+    value: float = struct.unpack_from('<f', data, 4)[0]
+    return value
 
 
 def encode_param_write(host_id: int, motor_id: int, index: int, value: float) -> CanFrame:
@@ -224,7 +232,7 @@ def encode_param_read(host_id: int, motor_id: int, index: int) -> CanFrame:
                     struct.pack('<HH', index, 0) + bytes(4))
 
 
-def decode_param(frame: CanFrame):
+def decode_param(frame: CanFrame) -> Tuple[int, float]:
     """Parameter read/write payload -> (index, value)."""
     if frame.comm_type not in (CommType.PARAM_READ, CommType.PARAM_WRITE) \
             or len(frame.data) != 8:
@@ -276,7 +284,7 @@ def decode_feedback(model: MotorModel, frame: CanFrame) -> Feedback:
     return Feedback(*decode_feedback_fields(model, frame))
 
 
-def decode_feedback_fields(model: MotorModel, frame: CanFrame):
+def decode_feedback_fields(model: MotorModel, frame: CanFrame) -> FeedbackFields:
     """
     Return decode_feedback's fields as a tuple, in Feedback's order.
 
@@ -301,7 +309,8 @@ def feedback_motor_id(frame: CanFrame) -> int:
     return frame.area2 & 0xFF
 
 
-def encode_fault(host_id: int, motor_id: int, fault_word: int, warning_word: int = 0):
+def encode_fault(host_id: int, motor_id: int, fault_word: int,
+                 warning_word: int = 0) -> CanFrame:
     """Fault report (type 21): fault word in bytes 0..3, warning word in 4..7 (LE)."""
     return CanFrame(_arb(CommType.FAULT, motor_id, host_id),
                     struct.pack('<II', fault_word & 0xFFFFFFFF, warning_word & 0xFFFFFFFF))
@@ -311,7 +320,8 @@ def decode_fault(frame: CanFrame) -> int:
     """Fault word of a fault report."""
     if frame.comm_type != CommType.FAULT or len(frame.data) != 8:
         raise ProtocolError('not a fault frame')
-    return struct.unpack_from('<I', frame.data, 0)[0]
+    word: int = struct.unpack_from('<I', frame.data, 0)[0]
+    return word
 
 
 PARAM_READ_OK = 0
@@ -326,7 +336,7 @@ def encode_param_reply(host_id: int, motor_id: int, index: int, value: float = 0
     return CanFrame(_arb(CommType.PARAM_READ, (status & 0xFF) << 8 | motor_id, host_id), data)
 
 
-def decode_param_reply(frame: CanFrame):
+def decode_param_reply(frame: CanFrame) -> Tuple[int, int, Optional[float]]:
     """Parameter read reply -> (motor_id, index, value or None when the read failed)."""
     if frame.comm_type != CommType.PARAM_READ or len(frame.data) != 8:
         raise ProtocolError('not a parameter read reply')
@@ -353,7 +363,7 @@ def encode_device_id_reply(motor_id: int, mcu_id: bytes) -> CanFrame:
     return CanFrame(_arb(CommType.GET_ID, motor_id, DEVICE_ID_REPLY_DEST), bytes(mcu_id))
 
 
-def decode_device_id_reply(frame: CanFrame):
+def decode_device_id_reply(frame: CanFrame) -> Tuple[int, bytes]:
     """Device-id reply -> (motor_id, 8-byte MCU id)."""
     if frame.comm_type != CommType.GET_ID or frame.dest != DEVICE_ID_REPLY_DEST \
             or len(frame.data) != 8:

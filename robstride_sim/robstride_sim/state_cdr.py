@@ -14,10 +14,12 @@ zeros (test/test_state_cdr.py checks both messages byte for byte and round trip)
 is the node clock's time split as `Time.to_msg()` splits it; values that do not fit their
 field (an int32 run_state beyond 2**31, ...) raise struct.error where rclpy raises too.
 """
+from typing import Sequence
+
 from ros_wire import FixedLayout
 
 
-def robstride_state_layout(can_ids):
+def robstride_state_layout(can_ids: Sequence[int]) -> FixedLayout:
     """
     Compile robstride_interfaces/RobstrideState for these CAN ids (constant frame_id '').
 
@@ -33,7 +35,7 @@ def robstride_state_layout(can_ids):
             .build())
 
 
-def joint_state_layout(names):
+def joint_state_layout(names: Sequence[str]) -> FixedLayout:
     """
     Compile sensor_msgs/JointState for these joint names (constant frame_id '').
 
@@ -49,14 +51,16 @@ def joint_state_layout(names):
 class StateEncoder:
     """The CDR bytes of one cycle's RobstrideState and JointState for fixed joints."""
 
-    def __init__(self, can_ids, names):
+    def __init__(self, can_ids: Sequence[int], names: Sequence[str]) -> None:
         self.state = robstride_state_layout(can_ids)
         self.joint_state = joint_state_layout(names)
 
-    def encode_state(self, sec, nanosec, comm_state, enabled, run_state, fault_bits):
+    def encode_state(self, sec: int, nanosec: int, comm_state: int, enabled: Sequence[bool],
+                     run_state: Sequence[int], fault_bits: Sequence[int]) -> bytes:
         """Return the RobstrideState bytes (arrays in joint order)."""
         return self.state.pack(sec, nanosec, comm_state, *enabled, *run_state, *fault_bits)
 
-    def encode_joint_state(self, sec, nanosec, position, velocity, effort):
+    def encode_joint_state(self, sec: int, nanosec: int, position: Sequence[float],
+                           velocity: Sequence[float], effort: Sequence[float]) -> bytes:
         """Return the JointState bytes (arrays in joint order, joint side)."""
         return self.joint_state.pack(sec, nanosec, *position, *velocity, *effort)
