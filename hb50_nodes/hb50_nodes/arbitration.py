@@ -17,8 +17,10 @@ Commands from a source without priority are dropped, never applied.
 """
 
 from dataclasses import dataclass, field
+from typing import Dict, List, Tuple
 
 from . import levels
+from .levels import Event
 
 
 @dataclass
@@ -34,16 +36,16 @@ class Arbiter:
     takeover_count: int = 3
     jitter_margin: float = 0.5
     active: str = ''
-    _streaks: dict = field(default_factory=dict)
+    _streaks: Dict[str, _Streak] = field(default_factory=dict)
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         self.active = self.primary
 
     @property
-    def max_gap(self):
+    def max_gap(self) -> float:
         return (1.0 + self.jitter_margin) / self.min_rate
 
-    def offer(self, source, now):
+    def offer(self, source: str, now: float) -> Tuple[bool, List[Event]]:
         """
         Offer a valid command from `source` that arrived at `now` (s).
 
@@ -64,9 +66,9 @@ class Arbiter:
                            f'({source} publishes at >= {self.min_rate:g} Hz)'))
         return self.active == source, events
 
-    def poll(self, now):
+    def poll(self, now: float) -> List[Event]:
         """Release a custom source that went quiet; returns the switch events."""
-        events = []
+        events: List[Event] = []
         for source in [s for s, k in self._streaks.items() if now - k.last > self.max_gap]:
             del self._streaks[source]
             if source == self.active:

@@ -6,12 +6,19 @@ Events are (level, text) tuples that bridge_node publishes on /hb50/status.
 """
 
 from dataclasses import dataclass
+from typing import Any, List, Optional, Tuple, Union
 
 from . import levels
 from .arbitration import Arbiter
+from .drives import SimConfig
+from .kinematics import LegGeometry
 from .layout import JOINT_NAMES
+from .levels import Event
 from .physics import make_sim
-from .validation import damping_command, InvalidCommand, validate
+from .validation import damping_command, GainLimits, InvalidCommand, validate, ValidCommand
+
+# What check() returns: the command to arbitrate, or why it is refused.
+Checked = Union[ValidCommand, InvalidCommand]
 
 
 @dataclass(frozen=True)
@@ -19,12 +26,13 @@ class BridgeConfig:
     command_timeout: float = 0.1      # s without any valid command -> safe damping
     damping_kd: float = 1.0           # N*m*s/rad used in safe damping
     reject_report_period: float = 0.2  # s; one reason is re-reported at most this often
-    joint_names: tuple = JOINT_NAMES
+    joint_names: Tuple[str, ...] = JOINT_NAMES
 
 
 class BridgeCore:
 
-    def __init__(self, cfg, sim_cfg, geo, limits, arbiter, now):
+    def __init__(self, cfg: BridgeConfig, sim_cfg: SimConfig, geo: LegGeometry,
+                 limits: GainLimits, arbiter: Optional[Arbiter], now: float) -> None:
         self.cfg = cfg
         self.limits = limits
         self.sim = make_sim(sim_cfg, geo)
@@ -32,17 +40,17 @@ class BridgeCore:
         self.damping = damping_command(len(cfg.joint_names), cfg.damping_kd)
         self.command = self.damping
         self.damped = True          # no command yet: start passive
-        self.last_valid = None
+        self.last_valid: Optional[float] = None
         self.rejected = 0
         self.applied = 0
         self.start = now
         self._last_reject = ('', -1e9)
 
-    def on_command(self, msg, now):
+    def on_command(self, msg: Any, now: float) -> List[Event]:
         """Validate and arbitrate one JointCommand; returns the events to report."""
         return self.accept(msg, self.check(msg), now)
 
-    def check(self, msg, limits=None):
+    def check(self, msg: Any, limits: Optional[GainLimits] = None) -> Checked:
         """
         Validate only: return the ValidCommand or the InvalidCommand.
 
@@ -59,7 +67,7 @@ class BridgeCore:
             exc.__context__ = exc.__cause__ = None
             return exc.with_traceback(None)
 
-    def reconfigure(self, cfg, limits):
+    def reconfigure(self, cfg: BridgeConfig, limits: GainLimits) -> None:
         """Take new run-time settings (timeouts, damping gain, limits); the state is kept."""
         if cfg.damping_kd != self.cfg.damping_kd:
             damping = damping_command(len(cfg.joint_names), cfg.damping_kd)
@@ -68,7 +76,7 @@ class BridgeCore:
             self.damping = damping
         self.cfg, self.limits = cfg, limits
 
-    def accept(self, msg, checked, now):
+    def accept(self, msg: Any, checked: Checked, now: float) -> List[Event]:
         """Counts/reports a rejection or arbitrates a ValidCommand (the result of check(msg))."""
         if isinstance(checked, InvalidCommand):
             exc = checked
@@ -93,7 +101,7 @@ class BridgeCore:
                 events.append((levels.OK, f'valid commands from {cmd.source}: drives enabled'))
         return events
 
-    def step(self, now, dt):
+    def step(self, now: float, dt: float) -> List[Event]:
         """Check the watchdog and advance the simulation; returns the events to report."""
         events = self.arbiter.poll(now)
         if not self.damped and (self.last_valid is None
@@ -107,11 +115,11 @@ class BridgeCore:
         return events
 
     @property
-    def drives_enabled(self):
+    def drives_enabled(self) -> bool:
         return not self.damped
 
-    def status_strings(self):
-        out = []
+    def status_strings(self) -> List[str]:
+        out: List[str] = []
         if self.damped:
             out.append('safe damping: no valid joint command')
         if self.arbiter.active != self.arbiter.primary:

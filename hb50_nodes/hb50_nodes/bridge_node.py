@@ -3,12 +3,16 @@
 
 import time
 from types import SimpleNamespace
+from typing import Any, Dict, List, Optional, Tuple
 
 from hb50_commons.msg import BridgeData, BridgeState, JointCommand
+from node_runtime.polled import PolledSubscription
 import numpy as np
+from ros_wire.cdr import FixedLayout
 
 from . import cdr, params, qos, topics
-from .bridge_core import BridgeConfig, BridgeCore
+from .arrays import FloatArray
+from .bridge_core import BridgeConfig, BridgeCore, Checked
 from .loop_node import LoopNode
 from .runtime import run, StatusReporter
 from .validation import GainLimits, InvalidCommand
@@ -16,9 +20,9 @@ from .validation import GainLimits, InvalidCommand
 
 class BridgeNode(LoopNode):
 
-    def __init__(self, **kwargs):
+    def __init__(self, **kwargs: Any) -> None:
         super().__init__('bridge_node', **kwargs)
-        loop, bridge, sim, geo, limits, arb = params.declare(self, params.BRIDGE)
+        loop, bridge, sim, geo, limits, arb = params.declare_bridge(self)
         self.setup_loop(loop)
         self.arbiter_cfg = arb
         self.core = BridgeCore(bridge, sim, geo, limits, arb.make(), time.monotonic())
@@ -31,20 +35,22 @@ class BridgeNode(LoopNode):
         # Taken by the tick, every waiting sample in arrival order (qos.py), not by the
         # executor. Raw: the CDR bytes; cdr.py decodes them (README, "Performance": rclpy's
         # deserialization was a third of this input's cost).
-        self.commands = self.poll_subscription(
+        self.commands: PolledSubscription[bytes] = self.poll_subscription(
             JointCommand, topics.JOINT_COMMAND, qos.JOINT_COMMAND_READER, raw=True)
         self.joint_names = tuple(bridge.joint_names)
-        self._last_check = None     # (command body, decoded command, check result, limits)
+        # (command body, decoded command, check result, limits)
+        self._last_check: Optional[Tuple[Optional[bytes], Any, Checked, GainLimits]] = None
         self._decoder = cdr.JointCommandDecoder()
         # Compiled CDR layouts of the published messages (one struct.pack each per tick);
-        # BridgeState's is rebuilt when its status strings change.
+        # BridgeState's is rebuilt when its status strings change (status None: never built).
         self._data_layout = cdr.bridge_data_layout('imu', self.joint_names)
-        self._state_layout = (None, None)
+        self._state_layout: Tuple[Optional[Tuple[str, ...]], FixedLayout] = (
+            None, cdr.bridge_state_layout(()))
         # `ros2 param set` of a run-time parameter (command limits, timeouts, arbitration
         # rate rule): checked, then applied; the others are read-only (refused).
         params.on_change(self, params.BRIDGE, self.apply_parameters)
 
-    def apply_parameters(self, changes):
+    def apply_parameters(self, changes: Dict[str, Any]) -> None:
         """Take run-time parameters just set (already checked) into the running core."""
         with self.lock:
             core = self.core
@@ -55,9 +61,11 @@ class BridgeNode(LoopNode):
         self.get_logger().info('parameters set: ' + ', '.join(
             f'{name}={value}' for name, value in sorted(changes.items())))
 
-    def on_command(self, raw):
+    def on_command(self, raw: bytes) -> None:
         """Take one serialized JointCommand: decode, validate, then arbitrate under the lock."""
-        checked = None
+        msg: Any
+        body: Optional[bytes]
+        checked: Optional[Checked] = None
         if len(raw) > MAX_COMMAND_BYTES:
             # Refused on its size alone (the raw bytes), before anything is decoded.
             msg, checked = _UNDECODABLE, InvalidCommand(
@@ -91,7 +99,7 @@ class BridgeNode(LoopNode):
         for level, text in events:
             self.reporter.report(level, text)
 
-    def tick(self, now):
+    def tick(self, now: float) -> None:
         # The commands that arrived since the last tick, before the step that applies them;
         # one at a time, so a flood of megabyte commands holds one of them in memory.
         for _ in range(qos.JOINT_COMMAND_DEPTH):
@@ -113,7 +121,7 @@ class BridgeNode(LoopNode):
         for level, text in events:
             self.reporter.report(level, text)
 
-    def _encode(self, stamp_ns):
+    def _encode(self, stamp_ns: int) -> Tuple[bytes, bytes]:
         """Return the BridgeData and BridgeState of the current tick as CDR bytes."""
         sim = self.core.sim
         sec, nanosec = divmod(stamp_ns, 1_000_000_000)
@@ -140,7 +148,7 @@ class BridgeNode(LoopNode):
         return data, state
 
 
-def _f32(values):
+def _f32(values: FloatArray) -> bytes:
     """Little-endian float32 bytes of a float64 array (cdr.f32_bytes without its checks)."""
     return values.astype('<f4').tobytes()
 
@@ -155,7 +163,7 @@ MAX_COMMAND_BYTES = 65536
 _UNDECODABLE = SimpleNamespace(source_node='')
 
 
-def main(args=None):
+def main(args: Optional[List[str]] = None) -> int:
     """Run bridge_node until SIGINT/SIGTERM."""
     return run([BridgeNode], args)
 

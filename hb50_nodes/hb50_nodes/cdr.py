@@ -15,6 +15,10 @@ subscription hands over the CDR bytes without building the Python message
 
 from array import array
 import struct
+from typing import Any, Callable, Generic, Iterable, List, Optional, Sequence, Tuple
+from typing import TypeAlias, TypeVar, Union
+
+import numpy.typing as npt
 
 # Writer, Reader, CdrError and f32_bytes are part of this module's API: the encoders take a
 # Writer, the decoders raise CdrError, the layouts take f32_bytes arrays.
@@ -31,12 +35,25 @@ _F64X3 = struct.Struct('<3d')
 _F64X4 = struct.Struct('<4d')
 _F64X10 = struct.Struct('<10d')
 
+# A float32[] field's values: an array('f'), a numpy array or floats (Writer.f32_seq).
+Floats: TypeAlias = Union['array[float]', npt.NDArray[Any], Sequence[float]]
+# A uint16[] field's values: an array('H'), a numpy array or ints (Writer.u16_seq).
+U16s: TypeAlias = Union['array[int]', npt.NDArray[Any], Sequence[int]]
+# One RobotState leg: (leg_name, contact, foot_pos_body, foot_vel, foot_force_est)
+Leg: TypeAlias = Tuple[str, bool, Sequence[float], Sequence[float], Sequence[float]]
+# The shape keys the decoders learn: (frame_id, source_node, names) and (frame_id, names).
+CommandShape: TypeAlias = Tuple[str, str, Tuple[str, ...]]
+DataShape: TypeAlias = Tuple[str, Tuple[str, ...]]
+K = TypeVar('K', CommandShape, DataShape)
+
 
 # --- message encoders (field order = the .msg files) ----------------------------------------
 
-def encode_bridge_data(w, sec, nanosec, frame_id, orientation, angular_velocity,
-                       linear_acceleration, joint_name, position, velocity, effort,
-                       temperature, status):
+def encode_bridge_data(w: Writer, sec: int, nanosec: int, frame_id: str,
+                       orientation: Sequence[float], angular_velocity: Sequence[float],
+                       linear_acceleration: Sequence[float], joint_name: Sequence[str],
+                       position: Floats, velocity: Floats, effort: Floats,
+                       temperature: Iterable[int], status: U16s) -> Writer:
     """hb50_commons/msg/BridgeData; orientation is (x, y, z, w)."""
     w.header(sec, nanosec, frame_id)
     w.f64s(_F64X10, (*orientation, *angular_velocity, *linear_acceleration))
@@ -49,7 +66,8 @@ def encode_bridge_data(w, sec, nanosec, frame_id, orientation, angular_velocity,
     return w
 
 
-def encode_bridge_state(w, floats, drives_enabled, status, up_time):
+def encode_bridge_state(w: Writer, floats: Iterable[float], drives_enabled: bool,
+                        status: Sequence[str], up_time: int) -> Writer:
     """hb50_commons/msg/BridgeState; `floats` = battery, bus_v ... ext2_t (10 values)."""
     w.f32s(floats)
     w.boolean(drives_enabled)
@@ -58,8 +76,10 @@ def encode_bridge_state(w, floats, drives_enabled, status, up_time):
     return w
 
 
-def encode_joint_command(w, sec, nanosec, frame_id, source_node, name, kp, ki, kd, t_pos,
-                         t_vel, t_trq, brake):
+def encode_joint_command(w: Writer, sec: int, nanosec: int, frame_id: str, source_node: str,
+                         name: Sequence[str], kp: Floats, ki: Floats, kd: Floats,
+                         t_pos: Floats, t_vel: Floats, t_trq: Floats,
+                         brake: Sequence[bool]) -> Writer:
     """hb50_commons/msg/JointCommand."""
     w.header(sec, nanosec, frame_id)
     w.string(source_node)
@@ -70,8 +90,11 @@ def encode_joint_command(w, sec, nanosec, frame_id, source_node, name, kp, ki, k
     return w
 
 
-def encode_robot_state(w, sec, nanosec, frame_id, legs, position, orientation, body_lin,
-                       body_ang, world_lin, world_ang, motion_mode, motion_type, motion_gait):
+def encode_robot_state(w: Writer, sec: int, nanosec: int, frame_id: str, legs: Sequence[Leg],
+                       position: Sequence[float], orientation: Sequence[float],
+                       body_lin: Sequence[float], body_ang: Sequence[float],
+                       world_lin: Sequence[float], world_ang: Sequence[float],
+                       motion_mode: int, motion_type: int, motion_gait: int) -> Writer:
     """
     hb50_commons/msg/RobotState.
 
@@ -100,7 +123,7 @@ def encode_robot_state(w, sec, nanosec, frame_id, legs, position, orientation, b
 
 # --- fixed layouts: one struct.pack per message --------------------------------------------
 
-def bridge_data_layout(frame_id, joint_names):
+def bridge_data_layout(frame_id: str, joint_names: Sequence[str]) -> FixedLayout:
     """
     Compile the layout of a BridgeData with this frame_id and these joint names.
 
@@ -122,6 +145,19 @@ class DecodedJointCommand:
     __slots__ = ('sec', 'nanosec', 'frame_id', 'source_node', 'name', 'kp', 'ki', 'kd',
                  't_pos', 't_vel', 't_trq', 'brake')
 
+    sec: int
+    nanosec: int
+    frame_id: str
+    source_node: str
+    name: List[str]
+    kp: 'array[float]'
+    ki: 'array[float]'
+    kd: 'array[float]'
+    t_pos: 'array[float]'
+    t_vel: 'array[float]'
+    t_trq: 'array[float]'
+    brake: List[bool]
+
 
 class DecodedBridgeData:
     """The fields of a BridgeData; orientation (x, y, z, w) and the vectors as tuples."""
@@ -130,8 +166,21 @@ class DecodedBridgeData:
                  'linear_acceleration', 'joint_name', 'joint_position', 'joint_velocity',
                  'joint_effort', 'joint_temperature', 'joint_status')
 
+    sec: int
+    nanosec: int
+    frame_id: str
+    orientation: Tuple[float, ...]
+    angular_velocity: Tuple[float, ...]
+    linear_acceleration: Tuple[float, ...]
+    joint_name: List[str]
+    joint_position: 'array[float]'
+    joint_velocity: 'array[float]'
+    joint_effort: 'array[float]'
+    joint_temperature: 'array[int]'
+    joint_status: 'array[int]'
 
-def decode_joint_command(data):
+
+def decode_joint_command(data: bytes) -> DecodedJointCommand:
     """Decode a serialized JointCommand; raises CdrError when `data` is not one."""
     r = Reader(data)
     m = DecodedJointCommand()
@@ -148,7 +197,7 @@ def decode_joint_command(data):
     return m
 
 
-def joint_command_body(data):
+def joint_command_body(data: bytes) -> bytes:
     """
     Return the part of a serialized JointCommand after its header (source_node ... brake).
 
@@ -162,7 +211,7 @@ def joint_command_body(data):
     return data[r.pos:]
 
 
-def decode_bridge_data(data):
+def decode_bridge_data(data: bytes) -> DecodedBridgeData:
     """Decode a serialized BridgeData; raises CdrError when `data` is not one."""
     r = Reader(data)
     m = DecodedBridgeData()
@@ -180,7 +229,8 @@ def decode_bridge_data(data):
     return m
 
 
-def joint_command_layout(frame_id, source_node, names):
+def joint_command_layout(frame_id: str, source_node: str,
+                         names: Sequence[str]) -> FixedLayout:
     """
     Compile the layout of a JointCommand from one source with these joint names.
 
@@ -194,7 +244,7 @@ def joint_command_layout(frame_id, source_node, names):
     return lay.u32(n).var_array('?', n).build()
 
 
-def robot_state_layout(frame_id, leg_names):
+def robot_state_layout(frame_id: str, leg_names: Sequence[str]) -> FixedLayout:
     """
     Compile the layout of a RobotState with these legs.
 
@@ -208,7 +258,7 @@ def robot_state_layout(frame_id, leg_names):
     return lay.var('d', 19).var('B', 3).build()
 
 
-def bridge_state_layout(status):
+def bridge_state_layout(status: Sequence[str]) -> FixedLayout:
     """
     Compile the layout of a BridgeState with these status strings.
 
@@ -218,21 +268,22 @@ def bridge_state_layout(status):
     return FixedLayout().var_array('f', 10).var('?').string_seq(status).var('i').build()
 
 
-class _LayoutCache:
+class _LayoutCache(Generic[K]):
     """The few most recent fixed layouts seen, tried before the field-by-field decoder."""
 
-    def __init__(self, size):
+    def __init__(self, size: int) -> None:
         self._size = size
-        self._entries = []          # (key, layout), most recent first
+        self._entries: List[Tuple[K, FixedLayout]] = []     # most recent first
 
-    def find(self, data):
+    def find(self, data: bytes) -> Tuple[Optional[K], Any]:
+        """Return (key, the values unpacked) of the first layout that fits, or (None, None)."""
         for key, layout in self._entries:
             values = layout.unpack(data)
             if values is not None:
                 return key, values
         return None, None
 
-    def add(self, key, make):
+    def add(self, key: K, make: Callable[[], FixedLayout]) -> None:
         if all(k != key for k, _ in self._entries):
             self._entries.insert(0, (key, make()))
             del self._entries[self._size:]
@@ -247,10 +298,10 @@ class JointCommandDecoder:
     as decode_joint_command's (the constant parts match byte for byte).
     """
 
-    def __init__(self, max_shapes=4):
-        self._cache = _LayoutCache(max_shapes)
+    def __init__(self, max_shapes: int = 4) -> None:
+        self._cache: _LayoutCache[CommandShape] = _LayoutCache(max_shapes)
 
-    def decode(self, data):
+    def decode(self, data: bytes) -> DecodedJointCommand:
         key, values = self._cache.find(data)
         if key is None:
             return decode_joint_command(data)
@@ -262,22 +313,22 @@ class JointCommandDecoder:
         m.brake = [b != 0 for b in values[8]]
         return m
 
-    def learn(self, msg):
+    def learn(self, msg: DecodedJointCommand) -> None:
         """Compile the shape of a decoded command (bridge_node: one that passed validation)."""
         n = len(msg.name)
         fields = ('kp', 'ki', 'kd', 't_pos', 't_vel', 't_trq', 'brake')
         if all(len(getattr(msg, f)) == n for f in fields):
-            key = (msg.frame_id, msg.source_node, tuple(msg.name))
+            key: CommandShape = (msg.frame_id, msg.source_node, tuple(msg.name))
             self._cache.add(key, lambda: joint_command_layout(*key))
 
 
 class BridgeDataDecoder:
     """decode_bridge_data, fast (one struct.unpack) for the (frame_id, joint names) learnt."""
 
-    def __init__(self, max_shapes=2):
-        self._cache = _LayoutCache(max_shapes)
+    def __init__(self, max_shapes: int = 2) -> None:
+        self._cache: _LayoutCache[DataShape] = _LayoutCache(max_shapes)
 
-    def decode(self, data):
+    def decode(self, data: bytes) -> DecodedBridgeData:
         key, values = self._cache.find(data)
         if key is None:
             return decode_bridge_data(data)
@@ -294,10 +345,10 @@ class BridgeDataDecoder:
         m.joint_status = array('H', values[16])
         return m
 
-    def learn(self, msg):
+    def learn(self, msg: DecodedBridgeData) -> None:
         n = len(msg.joint_name)
         if all(len(getattr(msg, f)) == n for f in ('joint_position', 'joint_velocity',
                                                    'joint_effort', 'joint_temperature',
                                                    'joint_status')):
-            key = (msg.frame_id, tuple(msg.joint_name))
+            key: DataShape = (msg.frame_id, tuple(msg.joint_name))
             self._cache.add(key, lambda: bridge_data_layout(*key))

@@ -3,19 +3,27 @@
 
 from dataclasses import dataclass
 import math
+from typing import List, Optional, Sequence, Tuple, TypeAlias
 
 import numpy as np
-from robot_model.quaternion import to_rpy
+import numpy.typing as npt
+from robot_model.quaternion import Quaternion, to_rpy, Vector3
 
 from . import kinematics, levels
+from .arrays import BoolArray, FloatArray
 from .drives import GRAVITY
 from .gait import InvalidVelocityCommand, scale_velocity, smoothstep, Trot, VelocityCommand
+from .kinematics import LegGeometry, Planted
 from .layout import NUM_JOINTS, NUM_LEGS
+from .levels import Event
 from .validation import GainLimits
 
 # bridge_node's default t_pos envelope, per joint in the vendor order (every leg alike).
 _POSITION_MIN = np.tile(GainLimits.position_min, NUM_LEGS)
 _POSITION_MAX = np.tile(GainLimits.position_max, NUM_LEGS)
+# The value of an array attribute before its first computation (never read as a result).
+_UNSET: FloatArray = np.zeros(0)
+_UNSET.flags.writeable = False
 
 # RobotState enums (values as in hb50_commons/msg/RobotState.msg).
 MODE_IDLE, MODE_STAND_UP, MODE_STAND, MODE_LOCOMOTION, MODE_DAMPING = 0, 1, 2, 3, 4
@@ -52,57 +60,63 @@ class Estimate:
     without a numpy call per field. The array properties are for readers outside the tick.
     """
 
-    def __init__(self):
-        self.feet_rows = ((0.0, 0.0, 0.0),) * NUM_LEGS        # m, body frame
-        self.foot_vel_rows = ((0.0, 0.0, 0.0),) * NUM_LEGS    # m/s, body frame
-        self.force_rows = ((0.0, 0.0, 0.0),) * NUM_LEGS       # N, ground reaction force
-        self.contact_flags = (False,) * NUM_LEGS
+    def __init__(self) -> None:
+        self.feet_rows: Sequence[Vector3] = ((0.0, 0.0, 0.0),) * NUM_LEGS        # m, body frame
+        self.foot_vel_rows: Sequence[Vector3] = ((0.0, 0.0, 0.0),) * NUM_LEGS    # m/s, body
+        self.force_rows: Sequence[Tuple[float, ...]] = ((0.0, 0.0, 0.0),) * NUM_LEGS  # N, GRF
+        self.contact_flags: Sequence[bool] = (False,) * NUM_LEGS
         self.position_xyz = [0.0, 0.0, 0.0]                   # m, odom frame
-        self.quat = (0.0, 0.0, 0.0, 1.0)
-        self.rpy = (0.0, 0.0, 0.0)        # rad, from the IMU orientation
+        self.quat: Quaternion = (0.0, 0.0, 0.0, 1.0)
+        self.rpy: Vector3 = (0.0, 0.0, 0.0)        # rad, from the IMU orientation
         self.body_lin_xyz = [0.0, 0.0, 0.0]                   # m/s, body frame
-        self.body_ang = (0.0, 0.0, 0.0)   # rad/s, the IMU's angular velocity
-        self.world_lin_xyz = (0.0, 0.0, 0.0)                  # m/s, yaw-aligned frame
+        self.body_ang: Vector3 = (0.0, 0.0, 0.0)   # rad/s, the IMU's angular velocity
+        self.world_lin_xyz: Vector3 = (0.0, 0.0, 0.0)         # m/s, yaw-aligned frame
 
     @property
-    def feet(self):
+    def feet(self) -> FloatArray:
         return np.array(self.feet_rows)
 
     @property
-    def foot_vel(self):
+    def foot_vel(self) -> FloatArray:
         return np.array(self.foot_vel_rows)
 
     @property
-    def force(self):
+    def force(self) -> FloatArray:
         return np.array(self.force_rows)
 
     @property
-    def contact(self):
+    def contact(self) -> BoolArray:
         return np.array(self.contact_flags, dtype=bool)
 
     @property
-    def position(self):
+    def position(self) -> FloatArray:
         return np.array(self.position_xyz)
 
     @property
-    def body_lin(self):
+    def body_lin(self) -> FloatArray:
         return np.array(self.body_lin_xyz)
 
     @property
-    def world_lin(self):
+    def world_lin(self) -> FloatArray:
         return np.array(self.world_lin_xyz)
 
 
 @dataclass
 class JointTargets:
-    kp: np.ndarray
-    kd: np.ndarray
-    t_pos: np.ndarray
-    t_vel: np.ndarray
-    t_trq: np.ndarray
+    kp: FloatArray
+    kd: FloatArray
+    t_pos: FloatArray
+    t_vel: FloatArray
+    t_trq: FloatArray
 
 
-def rotation_rp(roll, pitch):
+# (joint targets, target velocities, feed-forward torques) of one tick
+Targets: TypeAlias = Tuple[FloatArray, FloatArray, FloatArray]
+# What the standing targets depend on: (height, dt, geometry, config)
+StandKey: TypeAlias = Tuple[float, float, LegGeometry, ControlConfig]
+
+
+def rotation_rp(roll: float, pitch: float) -> FloatArray:
     """Rotation matrix Ry(pitch) @ Rx(roll): body frame -> yaw-aligned level frame."""
     roll, pitch = float(roll), float(pitch)
     cr, sr, cp, sp = math.cos(roll), math.sin(roll), math.cos(pitch), math.sin(pitch)
@@ -111,35 +125,38 @@ def rotation_rp(roll, pitch):
 
 class ControlCore:
 
-    def __init__(self, cfg, geo):
+    def __init__(self, cfg: ControlConfig, geo: LegGeometry) -> None:
         self.cfg = cfg
         self.geo = geo
         self.mode = MODE_IDLE
         self.gait = GAIT_IDLE
         self.trot = Trot(cfg.gait_period, cfg.step_height)
         self.est = Estimate()
-        self.q = None                # latest measured joint positions (12,)
-        self.dq = np.zeros(NUM_JOINTS)
-        self.tau = np.zeros(NUM_JOINTS)
-        self.target = None           # last commanded joint positions (12,)
+        self.q: Optional[FloatArray] = None     # latest measured joint positions (12,)
+        self.dq: FloatArray = np.zeros(NUM_JOINTS)
+        self.tau: FloatArray = np.zeros(NUM_JOINTS)
+        self.target: Optional[FloatArray] = None    # last commanded joint positions (12,)
         self.cmd = VelocityCommand()
-        self.cmd_time = None
+        self.cmd_time: Optional[float] = None
         self.twist = [0.0, 0.0, 0.0]     # ramped (vx, vy, wz) actually walked
         self.height = cfg.stand_height
         self.tilt = [0.0, 0.0]   # ramped (roll, pitch) set-point actually commanded, rad
-        self._q = None               # self.q as plain floats (taken by _estimate each tick)
-        self._stand_from = None
+        self._q: List[float] = []    # self.q as plain floats (taken by _estimate each tick)
+        self._stand_from = _UNSET    # the joints the stand-up starts from
         self._stand_t = 0.0
         self._still_time = 0.0
-        self._stand_pose = None
+        self._stand_pose: Optional[FloatArray] = None
         # The standing robot's targets (no walking, no tilt) depend on the height only: kept
         # for the last height, they are not recomputed every tick (inverse kinematics and the
         # gravity feed-forward's Jacobian).
-        self._standing = (None, None)
-        self._gains = (None, None)   # ((kp, kd), (kp array, kd array)) of the last tick
+        self._standing: Tuple[Optional[StandKey], Targets] = (None, (_UNSET, _UNSET, _UNSET))
+        # ((kp, kd), (kp array, kd array)) of the last tick
+        self._gains: Tuple[Optional[Tuple[float, float]], Tuple[FloatArray, FloatArray]] = (
+            None, (_UNSET, _UNSET))
 
     # --- inputs ---------------------------------------------------------------------------
-    def on_bridge_data(self, q, dq, tau, quat, gyro):
+    def on_bridge_data(self, q: npt.ArrayLike, dq: npt.ArrayLike, tau: npt.ArrayLike,
+                       quat: Sequence[float], gyro: Sequence[float]) -> None:
         self.q = np.asarray(q, dtype=float)
         self.dq = np.asarray(dq, dtype=float)
         self.tau = np.asarray(tau, dtype=float)
@@ -148,7 +165,8 @@ class ControlCore:
         x, y, z = gyro
         self.est.body_ang = (float(x), float(y), float(z))
 
-    def on_velocity_command(self, linear, angular, now):
+    def on_velocity_command(self, linear: Sequence[float], angular: Sequence[float],
+                            now: float) -> List[Event]:
         """Take a velocity command; return an event when it is ignored."""
         try:
             self.cmd = scale_velocity(linear, angular, self.cfg.cmd_vel_lin,
@@ -159,17 +177,18 @@ class ControlCore:
         return []
 
     # --- helpers --------------------------------------------------------------------------
-    def nominal_feet(self, height):
+    def nominal_feet(self, height: float) -> FloatArray:
         hips = self.geo.hips
         out = hips.copy()
         out[:, 1] += np.sign(hips[:, 1]) * self.geo.l_abad
         out[:, 2] = -height
         return out
 
-    def stand_pose(self):
+    def stand_pose(self) -> FloatArray:
         return kinematics.inverse(self.geo, self.nominal_feet(self.cfg.stand_height)).reshape(-1)
 
-    def _gravity_ff(self, q, stance, scale=1.0, rot=None):
+    def _gravity_ff(self, q: FloatArray, stance: BoolArray, scale: float = 1.0,
+                    rot: Optional[FloatArray] = None) -> FloatArray:
         """
         Feed-forward torques that carry the body weight on the stance feet.
 
@@ -185,22 +204,23 @@ class ControlCore:
         jac = kinematics.jacobian(self.geo, q.reshape(NUM_LEGS, 3))
         return -kinematics.joint_torque_from_force(jac, force).reshape(-1)
 
-    def _start_stand_up(self):
+    def _start_stand_up(self) -> None:
         self.mode = MODE_STAND_UP
         # From where the joints are, but inside bridge_node's default t_pos envelope: a joint
         # pushed past it (a fall, another source's command) would otherwise make the first
         # targets of the ramp commands that bridge_node refuses, and the robot would stay
         # in safe damping instead of standing up.
-        self._stand_from = np.clip(self.q, _POSITION_MIN, _POSITION_MAX)
+        # step() runs this only once self.q is set
+        self._stand_from = np.clip(self.q, _POSITION_MIN, _POSITION_MAX)  # type: ignore[arg-type]
         self._stand_t = 0.0
         self.trot.reset()
         self.twist = [0.0, 0.0, 0.0]
         self.tilt = [0.0, 0.0]
 
     # --- 500 Hz step ----------------------------------------------------------------------
-    def step(self, now, dt):
+    def step(self, now: float, dt: float) -> Tuple[Optional[JointTargets], List[Event]]:
         """Run one tick; return (JointTargets or None, events)."""
-        events = []
+        events: List[Event] = []
         if self.q is None:
             return None, events
         self._estimate(dt)
@@ -230,7 +250,7 @@ class ControlCore:
         kp, kd = self._gains[1]
         return JointTargets(kp, kd, target, t_vel, ff), events
 
-    def _stand_up(self, dt):
+    def _stand_up(self, dt: float) -> Targets:
         self._stand_t += dt
         duration = self.cfg.stand_up_time
         if self._stand_pose is None:     # constant: inverse kinematics once, not every tick
@@ -249,7 +269,7 @@ class ControlCore:
             self.gait = GAIT_STAND
         return target, t_vel, ff
 
-    def _walk(self, cmd, dt, events):
+    def _walk(self, cmd: VelocityCommand, dt: float, events: List[Event]) -> Targets:
         cfg = self.cfg
         # Ramps (np.clip of the step) in plain floats: three and two values per tick.
         lim = cfg.accel_limit * dt
@@ -296,7 +316,7 @@ class ControlCore:
                        else kinematics.inverse(self.geo, feet_next).reshape(-1))
         return target, (target_next - target) / dt, self._gravity_ff(target, stance, rot=rot)
 
-    def _stand_targets(self, dt):
+    def _stand_targets(self, dt: float) -> Targets:
         """(target, t_vel, ff) of the level standing robot at self.height (kept per height)."""
         key, targets = self._standing
         if key != (self.height, dt, self.geo, self.cfg):
@@ -306,7 +326,7 @@ class ControlCore:
             self._standing = ((self.height, dt, self.geo, self.cfg), targets)
         return targets
 
-    def _estimate(self, dt):
+    def _estimate(self, dt: float) -> None:
         """
         Feet, their velocities and forces, contacts, body velocity and height from the joints.
 
@@ -315,7 +335,12 @@ class ControlCore:
         it agrees with the numpy functions of kinematics).
         """
         cfg, est = self.cfg, self.est
-        self._q = q = self.q.tolist()
+        self._q = q = self.q.tolist()  # type: ignore[union-attr]  # step(): only once q is set
+        feet: List[Vector3]
+        vel: List[Vector3]
+        force: List[Tuple[float, ...]]
+        contact: List[bool]
+        planted: List[Planted]
         feet, vel, force, contact, planted = [], [], [], [], []
         threshold = cfg.contact_force
         for p, v, f in kinematics.leg_states(self.geo, q, self.dq.tolist(), self.tau.tolist()):
@@ -353,5 +378,5 @@ class ControlCore:
                          for (px, py, pz), touching in zip(feet, contact) if touching)
 
     @property
-    def motion_type(self):
+    def motion_type(self) -> int:
         return TYPE_DYNAMIC if self.mode == MODE_LOCOMOTION else TYPE_STATIC

@@ -2,13 +2,16 @@
 """control_node: stands the robot up, trots after velocity_command, estimates the state."""
 
 import time
+from typing import Any, Dict, List, Optional, Tuple
 
 from geometry_msgs.msg import Twist
 from hb50_commons.msg import BridgeData, JointCommand, RobotState
+from node_runtime.polled import PolledSubscription
 import numpy as np
+import numpy.typing as npt
 
 from . import cdr, params, qos, topics
-from .control_core import ControlConfig, ControlCore
+from .control_core import ControlConfig, ControlCore, JointTargets
 from .layout import JOINT_NAMES, LEG_NAMES, NUM_JOINTS
 from .loop_node import LoopNode
 from .runtime import run, StatusReporter
@@ -16,9 +19,9 @@ from .runtime import run, StatusReporter
 
 class ControlNode(LoopNode):
 
-    def __init__(self, **kwargs):
+    def __init__(self, **kwargs: Any) -> None:
         super().__init__('control_node', **kwargs)
-        loop, control, geo = params.declare(self, params.CONTROL)
+        loop, control, geo = params.declare_control(self)
         self.setup_loop(loop)
         self.core = ControlCore(control, geo)
         self.cmd_pub = self.create_publisher(JointCommand, topics.JOINT_COMMAND,
@@ -29,7 +32,7 @@ class ControlNode(LoopNode):
         self.reporter = StatusReporter(self, loop.heartbeat_rate)
         # Taken by the tick (the newest sample), not by the executor. Raw: the CDR bytes are
         # decoded by cdr.py (cheaper than rclpy's message conversion).
-        self.bridge_data = self.poll_subscription(
+        self.bridge_data: PolledSubscription[bytes] = self.poll_subscription(
             BridgeData, topics.BRIDGE_DATA, qos.MAB_RT, raw=True)
         self.create_subscription(Twist, topics.VELOCITY_COMMAND, self.on_velocity,
                                  qos.MAB_RT)
@@ -38,21 +41,21 @@ class ControlNode(LoopNode):
         self._state_layout = cdr.robot_state_layout('odom', LEG_NAMES)
         self._ki = cdr.f32_bytes([0.0] * NUM_JOINTS)
         self._brake = bytes(NUM_JOINTS)         # no brake
-        self._joint_index = None
+        self._joint_index: Optional[npt.NDArray[np.intp]] = None
         self._reorder = False                   # BridgeData's joints not in the vendor order
         self._decoder = cdr.BridgeDataDecoder()
         # `ros2 param set` of a run-time parameter (speed limits, timeouts, ramps): checked,
         # then applied; the others are read-only (refused).
         params.on_change(self, params.CONTROL, self.apply_parameters)
 
-    def apply_parameters(self, changes):
+    def apply_parameters(self, changes: Dict[str, Any]) -> None:
         """Take run-time parameters just set (already checked) into the running core."""
         with self.lock:
             self.core.cfg = params.build(ControlConfig, changes, self.core.cfg)
         self.get_logger().info('parameters set: ' + ', '.join(
             f'{name}={value}' for name, value in sorted(changes.items())))
 
-    def on_bridge_data(self, raw):
+    def on_bridge_data(self, raw: bytes) -> None:
         try:
             msg = self._decoder.decode(raw)
         except cdr.CdrError:
@@ -74,7 +77,7 @@ class ControlNode(LoopNode):
         with self.lock:
             self.core.on_bridge_data(q, dq, tau, msg.orientation, msg.angular_velocity)
 
-    def on_velocity(self, msg):
+    def on_velocity(self, msg: Any) -> None:
         lin, ang = msg.linear, msg.angular
         with self.lock:
             events = self.core.on_velocity_command(
@@ -82,7 +85,7 @@ class ControlNode(LoopNode):
         for level, text in events:
             self.reporter.report(level, text)
 
-    def tick(self, now):
+    def tick(self, now: float) -> None:
         raw = self.bridge_data.take_newest()
         if raw is not None:
             self.on_bridge_data(raw)
@@ -102,7 +105,7 @@ class ControlNode(LoopNode):
         for level, text in events:
             self.reporter.report(level, text)
 
-    def _encode(self, stamp_ns, targets):
+    def _encode(self, stamp_ns: int, targets: JointTargets) -> Tuple[bytes, bytes]:
         """Return this tick's JointCommand and RobotState as CDR bytes."""
         sec, nanosec = divmod(stamp_ns, 1_000_000_000)
         f32 = cdr.f32_bytes
@@ -110,7 +113,7 @@ class ControlNode(LoopNode):
                                     f32(targets.t_pos), f32(targets.t_vel), f32(targets.t_trq),
                                     self._brake)
         est, core = self.core.est, self.core
-        values = [sec, nanosec]
+        values: List[float] = [sec, nanosec]
         for contact, p, v, f in zip(est.contact_flags, est.feet_rows, est.foot_vel_rows,
                                     est.force_rows):
             values.append(contact)
@@ -128,7 +131,7 @@ class ControlNode(LoopNode):
         return cmd, self._state_layout.pack(*values)
 
 
-def main(args=None):
+def main(args: Optional[List[str]] = None) -> int:
     """Run control_node until SIGINT/SIGTERM."""
     return run([ControlNode], args)
 

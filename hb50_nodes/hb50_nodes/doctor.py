@@ -19,7 +19,7 @@ import statistics
 import struct
 import threading
 import time
-from typing import Dict, Iterator, List, Optional, Tuple
+from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
 
 from ros2doctor.api import DoctorCheck
 from ros2doctor.api import DoctorReport
@@ -49,7 +49,7 @@ PRIMARY_SOURCE = 'control_node'
 
 
 @contextlib.contextmanager
-def _graph() -> Iterator[object]:
+def _graph() -> Iterator[Any]:
     """Yield a node that has discovered the graph (the doctor's shared one when there is)."""
     try:
         from ros2doctor.api import graph_node
@@ -71,13 +71,13 @@ def _graph() -> Iterator[object]:
         rclpy.try_shutdown(context=context)
 
 
-def _namespaces(topic_types) -> List[str]:
+def _namespaces(topic_types: Iterable[Tuple[str, Sequence[str]]]) -> List[str]:
     """Return the namespaces of the BridgeData topics in [(topic, [types])]."""
     return sorted(name[:-len(topics.BRIDGE_DATA) - 1] or '/' for name, types in topic_types
                   if name.endswith('/' + topics.BRIDGE_DATA) and BRIDGE_TYPE in types)
 
 
-def bridge_namespaces(node) -> List[str]:
+def bridge_namespaces(node: Any) -> List[str]:
     """Return the namespaces in which a bridge publishes BridgeData ('/hb50' by default)."""
     return [namespace for namespace in _namespaces(node.get_topic_names_and_types())
             if node.count_publishers(topics.resolve(topics.BRIDGE_DATA, namespace))]
@@ -87,6 +87,8 @@ def _stamp_ns(data: bytes) -> Optional[int]:
     """Return header.stamp of a serialized message that starts with a std_msgs/Header."""
     if len(data) < 12:
         return None
+    sec: int
+    nanosec: int
     sec, nanosec = struct.unpack('<iI' if data[1] == 1 else '>iI', data[4:12])
     return sec * 1_000_000_000 + nanosec
 
@@ -102,7 +104,7 @@ class Measurement:
     returns when it is done.
     """
 
-    def __init__(self, node, namespace: str, window: float = WINDOW_S,
+    def __init__(self, node: Any, namespace: str, window: float = WINDOW_S,
                  longest: float = LONGEST_S):
         """Subscribe on a node of ``node``'s context and start listening."""
         import rclpy
@@ -193,16 +195,16 @@ class Measurement:
             if self.first_sample is None:
                 self.first_sample = time.monotonic()
 
-    def _command(self, msg) -> None:
+    def _command(self, msg: Any) -> None:
         self.sources[msg.source_node] = self.sources.get(msg.source_node, 0) + 1
 
-    def _heartbeat(self, msg) -> None:
+    def _heartbeat(self, msg: Any) -> None:
         self.heartbeats.setdefault(msg.reporting_node, []).append(time.monotonic())
         stamp = msg.header.stamp
         self.beat_stamps.setdefault(msg.reporting_node, []).append(
             stamp.sec + stamp.nanosec * 1e-9)
 
-    def _bridge_state(self, msg) -> None:
+    def _bridge_state(self, msg: Any) -> None:
         self.bridge_status = list(msg.status)
 
     def rate(self, name: str) -> Optional[float]:
@@ -235,16 +237,16 @@ class Measurement:
         return max([b - a for a, b in zip(stamps, stamps[1:])] + [self.end - beats[-1]])
 
 
-def _profile_name(info) -> str:
+def _profile_name(info: Any) -> str:
     from rclpy.qos import ReliabilityPolicy
     return 'mabRT' if info.qos_profile.reliability == ReliabilityPolicy.BEST_EFFORT \
         else 'Reliable'
 
 
-def findings(node, namespace: str, measurement: Measurement) -> List[Tuple[str, str]]:
+def findings(node: Any, namespace: str, measurement: Measurement) -> List[Tuple[str, str]]:
     """Return [(level 'error' | 'warning', one line with the fix)] of one HB50 namespace."""
     from rclpy.qos import ReliabilityPolicy
-    out = []
+    out: List[Tuple[str, str]] = []
     known = dict(node.get_topic_names_and_types())
     for name in REQUIRED:
         topic = topics.resolve(name, namespace)
@@ -272,7 +274,7 @@ def findings(node, namespace: str, measurement: Measurement) -> List[Tuple[str, 
                                            'hb50_nodes.qos.RELIABLE.'))
     for name in MEASURED:
         topic = topics.resolve(name, namespace)
-        nominal = topics.TOPICS[name].rate
+        nominal = topics.TOPICS[name].rate or 0.0     # every measured topic has its rate
         rate = measurement.rate(name)
         if rate is None:
             out.append(('error', f'{topic}: no samples in {LONGEST_S:g} s: check the QoS '
@@ -307,7 +309,7 @@ _measured_on: List[object] = []     # the graph node of _measured (kept: its id 
 _measured_lock = threading.Lock()
 
 
-def _listen(node, namespace: str) -> Measurement:
+def _listen(node: Any, namespace: str) -> Measurement:
     """Start listening to the namespace, once per graph node (check and report share it)."""
     with _measured_lock:
         if not _measured_on or _measured_on[0] is not node:
@@ -318,7 +320,7 @@ def _listen(node, namespace: str) -> Measurement:
         return _measured[namespace]
 
 
-def _measure(node, namespace: str) -> Measurement:
+def _measure(node: Any, namespace: str) -> Measurement:
     """Return the namespace's Measurement once it is over."""
     return _listen(node, namespace).wait()
 
@@ -350,7 +352,7 @@ def _listen_early() -> None:
         _listen(node, namespace)
 
 
-class HB50Check(DoctorCheck):
+class HB50Check(DoctorCheck):  # type: ignore[misc,unused-ignore]  # ros2doctor is Any here
     """Check the HB50 stack's topics, rates, heartbeats and command sources."""
 
     def category(self) -> str:
@@ -376,7 +378,7 @@ class HB50Check(DoctorCheck):
         return result
 
 
-class HB50Report(DoctorReport):
+class HB50Report(DoctorReport):  # type: ignore[misc,unused-ignore]  # ros2doctor is Any
     """Report the HB50 stack: topics with publishers and measured rates, sources, heartbeats."""
 
     def category(self) -> str:

@@ -8,10 +8,13 @@ chosen).
 """
 
 from dataclasses import dataclass
+from typing import Tuple
 
 import numpy as np
 
+from .arrays import BoolArray, FloatArray, StatusArray
 from .layout import EFFORT_LIMIT, NUM_JOINTS, NUM_LEGS, VELOCITY_LIMIT
+from .validation import ValidCommand
 
 GRAVITY = 9.81
 STATUS_MOTION_ERROR = 1 << 6          # a limit clipped torque or velocity
@@ -38,13 +41,13 @@ class SimConfig:
     battery_empty_v: float = 42.0
     battery_resistance: float = 0.05    # ohm
     initial_battery: float = 100.0      # %
-    initial_pose: tuple = (0.0, 1.2, -2.6)   # per leg: lying down, body on the ground
+    initial_pose: Tuple[float, ...] = (0.0, 1.2, -2.6)   # per leg: lying down, body on the ground
     physics_engine: str = 'mujoco'      # 'simple' (this file) or 'mujoco' (MJCF model)
     physics_substeps: int = 4           # MuJoCo steps per loop period (2 kHz at 500 Hz)
     model_file: str = ''                # MJCF path; '' = share/hb50_nodes/models/hb50.xml
 
 
-def drive_torque(cmd, q):
+def drive_torque(cmd: ValidCommand, q: FloatArray) -> FloatArray:
     """
     PD + feed-forward law without its damping term: kp(t_pos-q) + kd*t_vel + t_trq.
 
@@ -53,7 +56,8 @@ def drive_torque(cmd, q):
     return cmd.kp * (cmd.t_pos - q) + cmd.kd * cmd.t_vel + cmd.t_trq
 
 
-def joint_status(cmd, q, clipped, tolerance):
+def joint_status(cmd: ValidCommand, q: FloatArray, clipped: BoolArray,
+                 tolerance: float) -> StatusArray:
     """Quick-status words: TARGET_REACHED (kp > 0, |t_pos-q| < tolerance), MOTION_ERROR."""
     reached = (cmd.kp > 0.0) & (np.abs(cmd.t_pos - q) < tolerance)
     return (np.where(reached, STATUS_TARGET_REACHED, 0)
@@ -63,33 +67,33 @@ def joint_status(cmd, q, clipped, tolerance):
 class ActuatorPower:
     """Thermal and power model shared by both engines (state: tau, dq, temperature, battery)."""
 
-    def _init_power(self, cfg):
+    def _init_power(self, cfg: SimConfig) -> None:
         self.cfg = cfg
-        self.q = np.tile(np.asarray(cfg.initial_pose, dtype=float), NUM_LEGS)
-        self.dq = np.zeros(NUM_JOINTS)
-        self.tau = np.zeros(NUM_JOINTS)
-        self.temperature = np.full(NUM_JOINTS, cfg.ambient_temperature)
-        self.status = np.zeros(NUM_JOINTS, dtype=np.uint16)
-        self.battery = cfg.initial_battery
+        self.q: FloatArray = np.tile(np.asarray(cfg.initial_pose, dtype=float), NUM_LEGS)
+        self.dq: FloatArray = np.zeros(NUM_JOINTS)
+        self.tau: FloatArray = np.zeros(NUM_JOINTS)
+        self.temperature: FloatArray = np.full(NUM_JOINTS, cfg.ambient_temperature)
+        self.status: StatusArray = np.zeros(NUM_JOINTS, dtype=np.uint16)
+        self.battery: float = cfg.initial_battery
         self.bus_i = 0.0
         self.bus_v = self._open_circuit_v()
         self.bus_p = 0.0
         self.energy_j = 0.0
         self.time = 0.0
 
-    def _open_circuit_v(self):
+    def _open_circuit_v(self) -> float:
         # Plain floats: this runs every tick, numpy's scalar calls cost more than the maths.
         frac = min(1.0, max(0.0, self.battery / 100.0))
         cfg = self.cfg
         return cfg.battery_empty_v + (cfg.battery_full_v - cfg.battery_empty_v) * frac
 
-    def _thermal(self, dt):
+    def _thermal(self, dt: float) -> None:
         cfg = self.cfg
         self.temperature += dt * (cfg.heat_per_nm2 * self.tau ** 2
                                   - (self.temperature - cfg.ambient_temperature)
                                   / cfg.cooling_time)
 
-    def _power(self, dt):
+    def _power(self, dt: float) -> None:
         cfg = self.cfg
         tau = self.tau
         power = (cfg.idle_power + float(np.abs(tau * self.dq).sum())
@@ -103,5 +107,5 @@ class ActuatorPower:
                            / (cfg.battery_capacity_wh * 3600.0))
 
     @property
-    def bus_energy_kwh(self):
+    def bus_energy_kwh(self) -> float:
         return self.energy_j / 3.6e6

@@ -3,8 +3,11 @@
 
 from dataclasses import dataclass
 import math
+from typing import Sequence
 
 import numpy as np
+
+from .arrays import BoolArray, FloatArray
 
 # Trot: diagonal pairs FR+RL and FL+RR alternate, half a period apart.
 TROT_PHASE_OFFSET = np.array([0.0, 0.5, 0.0, 0.5])
@@ -22,7 +25,7 @@ class VelocityCommand:
     yaw_rate: float = 0.0    # rad/s
 
     @property
-    def moving(self):
+    def moving(self) -> bool:
         return max(abs(self.vx), abs(self.vy), abs(self.yaw_rate)) > 1e-3
 
 
@@ -30,11 +33,12 @@ class InvalidVelocityCommand(ValueError):
     """A Twist with a NaN or infinite component; it is ignored as a whole."""
 
 
-def _clamp(value):
+def _clamp(value: float) -> float:
     return min(1.0, max(-1.0, float(value)))
 
 
-def scale_velocity(linear, angular, cmd_vel_lin, cmd_vel_ang, tilt_range):
+def scale_velocity(linear: Sequence[float], angular: Sequence[float], cmd_vel_lin: float,
+                   cmd_vel_ang: float, tilt_range: float) -> VelocityCommand:
     """
     Clamp each normalised component to [-1, 1], then scale it.
 
@@ -50,7 +54,7 @@ def scale_velocity(linear, angular, cmd_vel_lin, cmd_vel_ang, tilt_range):
                            ax * tilt_range, ay * tilt_range, az * cmd_vel_ang)
 
 
-def smoothstep(s):
+def smoothstep(s: float) -> float:
     """C1-smooth 0 -> 1 ramp for s in [0, 1] (zero velocity at both ends)."""
     s = min(1.0, max(0.0, s))
     return s * s * (3.0 - 2.0 * s)
@@ -64,24 +68,24 @@ class Trot:
     twist), swing feet return in an arch.
     """
 
-    def __init__(self, period, step_height):
+    def __init__(self, period: float, step_height: float) -> None:
         self.period = period
         self.step_height = step_height
         self.phase = 0.0
 
-    def reset(self):
+    def reset(self) -> None:
         self.phase = 0.0
 
-    def advance(self, dt):
+    def advance(self, dt: float) -> bool:
         """Advance the clock; True when a pair of feet just touched down (all feet down)."""
         old = self.phase
         self.phase = (self.phase + dt / self.period) % 1.0
         return (old < 0.5 <= self.phase) or self.phase < old
 
-    def stance(self):
+    def stance(self) -> BoolArray:
         return ((self.phase + TROT_PHASE_OFFSET) % 1.0) < 0.5
 
-    def feet(self, nominal, vx, vy, wz):
+    def feet(self, nominal: FloatArray, vx: float, vy: float, wz: float) -> FloatArray:
         """Foot targets (4, 3) around the nominal stance `nominal` (4, 3)."""
         leg_phase = (self.phase + TROT_PHASE_OFFSET) % 1.0
         # Velocity of the body at each foot: v + w x p.

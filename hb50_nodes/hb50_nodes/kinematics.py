@@ -11,13 +11,27 @@ Joint angles are arrays of shape (4, 3) in leg order FR, FL, RL, RR.
 from dataclasses import dataclass
 from functools import cached_property
 import math
+from typing import cast, Iterator, List, Sequence, Tuple, TypeAlias
 
 import numpy as np
+import numpy.typing as npt
+from robot_model.quaternion import Vector3
 
+from .arrays import FloatArray
 from .layout import LEG_FRONT, LEG_SIDE
 
 _SIDE = np.array(LEG_SIDE)
 _FRONT = np.array(LEG_FRONT)
+
+# Per leg: (hip position, side * l_abad)
+LegOffset: TypeAlias = Tuple[Tuple[float, ...], float]
+# Per leg: (hip, side * l_abad, sin q0, cos q0, sin q12, cos q12, length, x), see _legs
+LegTerms: TypeAlias = Tuple[Tuple[float, ...], float, float, float, float, float, float, float]
+Rows3: TypeAlias = Tuple[Vector3, Vector3, Vector3]
+# Per leg: (foot position, foot velocity, ground reaction force)
+LegState: TypeAlias = Tuple[Vector3, Vector3, Tuple[float, ...]]
+# A planted foot: (px, py, vx, vy)
+Planted: TypeAlias = Tuple[float, float, float, float]
 
 
 @dataclass(frozen=True)
@@ -31,18 +45,18 @@ class LegGeometry:
     l_shank: float = 0.21
 
     @cached_property
-    def hips(self):
+    def hips(self) -> FloatArray:
         """Hip joint positions in the body frame, shape (4, 3); do not modify."""
         return np.stack([_FRONT * self.hip_x, _SIDE * self.hip_y, np.zeros(4)], axis=1)
 
     @cached_property
-    def leg_offsets(self):
+    def leg_offsets(self) -> Tuple[LegOffset, ...]:
         """Per leg: (hip position, side * l_abad) in plain floats; do not modify."""
         return tuple((tuple(hip), side * self.l_abad)
                      for hip, side in zip(self.hips.tolist(), LEG_SIDE))
 
 
-def _legs(geo, q):
+def _legs(geo: LegGeometry, q: npt.ArrayLike) -> Iterator[LegTerms]:
     """
     Per leg: (hip x, y, z, side * l_abad, q0 sine/cosine, ..., length, x) in plain floats.
 
@@ -52,7 +66,7 @@ def _legs(geo, q):
     return _leg_terms(geo, np.asarray(q, dtype=float).reshape(-1).tolist())
 
 
-def _leg_terms(geo, q):
+def _leg_terms(geo: LegGeometry, q: Sequence[float]) -> Iterator[LegTerms]:
     """_legs of joint angles given as a flat sequence of 12 plain floats."""
     lt, ls = geo.l_thigh, geo.l_shank
     sin, cos = math.sin, math.cos
@@ -66,19 +80,22 @@ def _leg_terms(geo, q):
         yield hip, sla, sin(q0), cos(q0), s12, c12, length, x
 
 
-def _forward_row(hip, sla, s0, c0, length, x):
+def _forward_row(hip: Sequence[float], sla: float, s0: float, c0: float, length: float,
+                 x: float) -> Vector3:
     """Foot position of one leg; sla: its side (+1 left, -1 right) times l_abad."""
     return hip[0] + x, hip[1] + (sla * c0 + length * s0), hip[2] + (sla * s0 - length * c0)
 
 
-def _jacobian_rows(ls, sla, s0, c0, s12, c12, length, x):
+def _jacobian_rows(ls: float, sla: float, s0: float, c0: float, s12: float, c12: float,
+                   length: float, x: float) -> Rows3:
     """d(foot position)/dq of one leg, rows x, y, z; ls: l_shank."""
     return ((0.0, -length, -ls * c12),
             (-sla * s0 + length * c0, x * s0, -ls * s12 * s0),
             (sla * c0 + length * s0, -x * c0, ls * s12 * c0))
 
 
-def leg_states(geo, q, dq, tau):
+def leg_states(geo: LegGeometry, q: Sequence[float], dq: Sequence[float],
+               tau: Sequence[float]) -> List[LegState]:
     """
     Per leg (FR, FL, RL, RR): (foot position, foot velocity, ground reaction force).
 
@@ -87,7 +104,7 @@ def leg_states(geo, q, dq, tau):
     per-tick form for control_core's estimator: at 500 Hz numpy's per-call overhead on 3x3
     blocks costs several times the arithmetic. Returns a list of four (p, v, f).
     """
-    out = []
+    out: List[LegState] = []
     i = 0
     ls = geo.l_shank
     for hip, sla, s0, c0, s12, c12, length, x in _leg_terms(geo, q):
@@ -113,22 +130,24 @@ def leg_states(geo, q, dq, tau):
     return out
 
 
-def forward(geo, q):
+def forward(geo: LegGeometry, q: npt.ArrayLike) -> FloatArray:
     """Foot positions in the body frame, shape (4, 3)."""
     return np.array([_forward_row(hip, sla, s0, c0, length, x)
                      for hip, sla, s0, c0, _, _, length, x in _legs(geo, q)])
 
 
-def jacobian(geo, q):
+def jacobian(geo: LegGeometry, q: npt.ArrayLike) -> FloatArray:
     """d(foot position)/dq per leg, shape (4, 3, 3): [leg, xyz, joint]."""
     ls = geo.l_shank
     return np.array([_jacobian_rows(ls, sla, s0, c0, s12, c12, length, x)
                      for _, sla, s0, c0, s12, c12, length, x in _legs(geo, q)])
 
 
-def forward_and_jacobian(geo, q):
+def forward_and_jacobian(geo: LegGeometry,
+                         q: npt.ArrayLike) -> Tuple[FloatArray, FloatArray]:
     """Return forward(geo, q) and jacobian(geo, q) from one evaluation of the sines/cosines."""
-    feet, jac = [], []
+    feet: List[Vector3] = []
+    jac: List[Rows3] = []
     ls = geo.l_shank
     for hip, sla, s0, c0, s12, c12, length, x in _legs(geo, q):
         feet.append(_forward_row(hip, sla, s0, c0, length, x))
@@ -136,14 +155,14 @@ def forward_and_jacobian(geo, q):
     return np.array(feet), np.array(jac)
 
 
-def inverse(geo, p):
+def inverse(geo: LegGeometry, p: npt.ArrayLike) -> FloatArray:
     """
     Return the joint angles (4, 3) that put each foot at p (4, 3, body frame).
 
     Knee bent backwards (q2 < 0). Unreachable targets are projected onto the workspace
     boundary.
     """
-    out = []
+    out: List[Vector3] = []
     la, lt, ls = geo.l_abad, geo.l_thigh, geo.l_shank
     for (px, py, pz), side, (hx, hy, hz) in zip(np.asarray(p, dtype=float).tolist(), LEG_SIDE,
                                                 geo.hips.tolist()):
@@ -160,17 +179,19 @@ def inverse(geo, p):
     return np.array(out)
 
 
-def foot_velocity(jac, dq):
+def foot_velocity(jac: FloatArray, dq: FloatArray) -> FloatArray:
     """Foot velocities (4, 3) from joint velocities (4, 3)."""
-    return np.einsum('lij,lj->li', jac, dq)
+    v: FloatArray = np.einsum('lij,lj->li', jac, dq)
+    return v
 
 
-def joint_torque_from_force(jac, force):
+def joint_torque_from_force(jac: FloatArray, force: FloatArray) -> FloatArray:
     """Joint torques (4, 3) that an external foot force (4, 3) produces: J^T F."""
-    return np.einsum('lij,li->lj', jac, force)
+    tau: FloatArray = np.einsum('lij,li->lj', jac, force)
+    return tau
 
 
-def foot_force_from_torque(jac, tau):
+def foot_force_from_torque(jac: FloatArray, tau: FloatArray) -> FloatArray:
     """
     Return the ground reaction force on each foot (4, 3) that the torques tau (4, 3) balance.
 
@@ -178,12 +199,15 @@ def foot_force_from_torque(jac, tau):
     (fully stretched) gets a least-squares answer instead of an exception.
     """
     try:
-        return -np.linalg.solve(np.transpose(jac, (0, 2, 1)), tau[..., None])[..., 0]
+        return cast(FloatArray,
+                    -np.linalg.solve(np.transpose(jac, (0, 2, 1)), tau[..., None])[..., 0])
     except np.linalg.LinAlgError:
-        return np.stack([-np.linalg.lstsq(j.T, t, rcond=None)[0] for j, t in zip(jac, tau)])
+        return cast(FloatArray, np.stack([-np.linalg.lstsq(j.T, t, rcond=None)[0]
+                                          for j, t in zip(jac, tau)]))
 
 
-def body_twist_from_feet(p, v, mask):
+def body_twist_from_feet(p: npt.ArrayLike, v: npt.ArrayLike,
+                         mask: npt.ArrayLike) -> Vector3:
     """
     Return the planar body twist (vx, vy, wz) from feet that do not slip (mask True).
 
@@ -195,7 +219,7 @@ def body_twist_from_feet(p, v, mask):
     return planar_twist(planted)
 
 
-def planar_twist(planted):
+def planar_twist(planted: Sequence[Planted]) -> Vector3:
     """body_twist_from_feet of the planted feet given as (px, py, vx, vy) plain floats."""
     n = len(planted)
     if n == 0:

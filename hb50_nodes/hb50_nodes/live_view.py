@@ -17,6 +17,7 @@ import sys
 import termios
 import time
 import tty
+from typing import Any, Callable, Deque, Dict, List, Optional, TextIO, Tuple
 
 from geometry_msgs.msg import Twist
 from hb50_commons.msg import BridgeData, BridgeState, JointCommand, RobotState, Status
@@ -38,32 +39,33 @@ SHOWN_JOINTS = (0, 1, 2, 3, 4, 5)
 HEARTBEAT_STALE_AFTER = 1.5   # s, as the monitor's contract
 
 
-class LiveView(Node):
+class LiveView(Node):  # type: ignore[misc,unused-ignore]  # rclpy is Any to mypy here
 
-    def __init__(self, out=sys.stdout, **kwargs):
+    def __init__(self, out: TextIO = sys.stdout, **kwargs: Any) -> None:
         kwargs.setdefault('namespace', topics.DEFAULT_NAMESPACE)
         super().__init__('live_view', **kwargs)
-        (cfg,) = params.declare(self, params.VIEW)
+        cfg = params.declare_view(self)
         self.refresh, self.duration = cfg.refresh_rate, cfg.duration
         self.command_rate = cfg.command_rate
         self.out = out
         self.done = False
         self.start_time = time.monotonic()
-        self.arrivals = {topic: collections.deque() for topic in TYPES}
-        self.latest = {}
-        self.beats = {}
-        self.health = {}
-        self.events = collections.deque(maxlen=8)
+        self.arrivals: Dict[str, Deque[float]] = {topic: collections.deque() for topic in TYPES}
+        self.latest: Dict[str, Any] = {}
+        self.beats: Dict[str, float] = {}       # node: monotonic s of its last heartbeat
+        self.health: Dict[str, str] = {}        # node: the monitor's last word (OK, STALE)
+        self.events: Deque[str] = collections.deque(maxlen=8)
         for topic, msg_type in TYPES.items():
             self.create_subscription(msg_type, topic, self._callback(topic),
                                      qos.profile_for(topic))
         steady_timer(self, 1.0 / self.refresh, self.draw)
         self.teleop = Teleop()
         self.twist_pub = self.create_publisher(Twist, topics.VELOCITY_COMMAND, qos.MAB_RT)
-        self._tty = None            # (fd, saved termios attributes) while keys are read
+        # (fd, saved termios attributes) while keys are read
+        self._tty: Optional[Tuple[int, List[Any]]] = None
         steady_timer(self, 1.0 / self.command_rate, self.poll_keys)
 
-    def start(self):
+    def start(self) -> None:
         """Read keys from stdin when it is a terminal (cbreak: Ctrl-C still signals)."""
         try:
             fd = sys.stdin.fileno()
@@ -74,7 +76,7 @@ class LiveView(Node):
         except (OSError, ValueError, termios.error):
             self._tty = None        # no usable terminal: display only
 
-    def stop(self):
+    def stop(self) -> None:
         """Give the terminal its settings back."""
         if self._tty is not None:
             fd, saved = self._tty
@@ -84,7 +86,7 @@ class LiveView(Node):
             except (OSError, termios.error):
                 pass
 
-    def poll_keys(self):
+    def poll_keys(self) -> None:
         """Apply the keys typed since the last call; publish the command once one was typed."""
         if self._tty is not None:
             fd = self._tty[0]
@@ -103,8 +105,8 @@ class LiveView(Node):
             (msg.angular.x, msg.angular.y, msg.angular.z) = self.teleop.angular
             self.twist_pub.publish(msg)
 
-    def _callback(self, topic):
-        def on_message(msg):
+    def _callback(self, topic: str) -> Callable[[Any], None]:
+        def on_message(msg: Any) -> None:
             now = time.monotonic()
             self.arrivals[topic].append(now)
             self.latest[topic] = msg
@@ -119,13 +121,13 @@ class LiveView(Node):
                     f'{msg.reporting_node}: {msg.status}')
         return on_message
 
-    def _rate(self, topic, now):
+    def _rate(self, topic: str, now: float) -> float:
         times = self.arrivals[topic]
         while times and now - times[0] > 2.0:
             times.popleft()
         return len(times) / 2.0
 
-    def render(self):
+    def render(self) -> str:
         now = time.monotonic()
         lines = [f'HB50 live view   (Ctrl-C to stop)   {time.strftime("%H:%M:%S")}', '',
                  f'{"topic":28s} {"rate Hz":>9s}  {"QoS":9s}']
@@ -174,7 +176,7 @@ class LiveView(Node):
         lines.extend(f'  {e}' for e in self.events)
         return '\n'.join(lines)
 
-    def draw(self):
+    def draw(self) -> None:
         # Home the cursor and clear the screen, then print: the view refreshes in place.
         self.out.write('\033[H\033[2J' + self.render() + '\n')
         self.out.flush()
@@ -182,7 +184,7 @@ class LiveView(Node):
             self.done = True
 
 
-def main(args=None):
+def main(args: Optional[List[str]] = None) -> int:
     """Run the view until SIGINT/SIGTERM, `q` or its duration (node_runtime.runner)."""
     return run([LiveView], args)
 

@@ -10,50 +10,54 @@ main thread and serves the executor between deadlines. thread: a deadline thread
 import math
 import threading
 import time
+from typing import Any, List, Optional
 
 from node_runtime.polled import PolledSubscription
 from rclpy.node import Node
 
 from . import topics
+from .params import LoopConfig
 from .rt_loop import PeriodicThread
 from .runtime import StampClock, steady_timer
 
 
-class LoopNode(Node):
+class LoopNode(Node):  # type: ignore[misc,unused-ignore]  # rclpy is Any to mypy here
 
-    def __init__(self, name, **kwargs):
+    def __init__(self, name: str, **kwargs: Any) -> None:
         # In /hb50 unless the command line sets a namespace (-r __ns:=/robot2 wins).
         kwargs.setdefault('namespace', topics.DEFAULT_NAMESPACE)
         super().__init__(name, **kwargs)
         self.stamps = StampClock(self)  # wall clock, or the node's clock with use_sim_time
         self.lock = threading.Lock()    # guards the core between loop and callbacks
-        self._thread = None
-        self._timer = None
-        self.loop_cfg = None
-        self.period = None
+        self._thread: Optional[PeriodicThread] = None
+        self._timer: Any = None
+        self.loop_cfg: Optional[LoopConfig] = None
+        self.period = 0.0           # s between two ticks (setup_loop)
         self._slow_every = 1
-        self._slow_period = None
-        self._next_slow = None      # loop-clock s at which the next slow sample is due
+        self._slow_period = 0.0
+        self._next_slow: Optional[float] = None     # loop-clock s of the next slow sample
         self._published_ticks = 0
-        self._polled = []
+        self._polled: List[PolledSubscription[Any]] = []
 
-    def poll_subscription(self, msg_type, topic, qos_profile, *, raw=False):
+    def poll_subscription(self, msg_type: Any, topic: str, qos_profile: Any, *,
+                          raw: bool = False) -> PolledSubscription[Any]:
         """
         Subscribe to a high-rate input that the tick takes itself (node_runtime.polled).
 
         No executor wakes for its messages (a wake-up per message cost 3x the C floor,
         benchmarks/README.md, issue 40); the subscription is still this node's.
         """
-        polled = PolledSubscription(self, msg_type, topic, qos_profile, raw=raw)
+        polled: PolledSubscription[Any] = PolledSubscription(
+            self, msg_type, topic, qos_profile, raw=raw)
         self._polled.append(polled)
         return polled
 
-    def destroy_node(self):
+    def destroy_node(self) -> None:
         for polled in self._polled:
             polled.destroy()
-        return super().destroy_node()
+        super().destroy_node()
 
-    def setup_loop(self, loop_cfg):
+    def setup_loop(self, loop_cfg: LoopConfig) -> None:
         """Configure the loop; the subclass calls it once its parameters are declared."""
         self.loop_cfg = loop_cfg
         self.period = 1.0 / loop_cfg.rate
@@ -64,31 +68,34 @@ class LoopNode(Node):
         self._slow_period = self._slow_every * self.period
 
     @property
-    def runs_in_loop(self):
+    def runs_in_loop(self) -> bool:
         """Tell whether spin_nodes' single-thread loop ticks this node (loop_mode loop)."""
         return self.loop_cfg is not None and self.loop_cfg.loop_mode == 'loop'
 
-    def start(self):
+    def start(self) -> None:
         if self.runs_in_loop:
             return      # spin_nodes' DeadlineLoop ticks it
-        if self.loop_cfg.loop_mode == 'thread':
-            self._thread = PeriodicThread(self.period, self.tick, self.loop_cfg.busy_wait,
+        cfg = self.loop_cfg
+        if cfg is None:
+            raise RuntimeError(f'{self.get_name()}: start() before setup_loop()')
+        if cfg.loop_mode == 'thread':
+            self._thread = PeriodicThread(self.period, self.tick, cfg.busy_wait,
                                           name=self.get_name(), alive=self.context.ok,
-                                          rt_priority=self.loop_cfg.rt_priority)
+                                          rt_priority=cfg.rt_priority)
             self._thread.start()
             if self._thread.rt_error is not None:
                 self.get_logger().warning(
-                    f'rt_priority {self.loop_cfg.rt_priority}: SCHED_FIFO not available '
+                    f'rt_priority {cfg.rt_priority}: SCHED_FIFO not available '
                     f'({self._thread.rt_error}); the loop runs at normal priority')
         else:
             self.start_timer()
 
-    def start_timer(self):
+    def start_timer(self) -> None:
         """Tick from an executor timer (loop_mode timer, or a rate the shared loop lacks)."""
         if self._timer is None:
             self._timer = steady_timer(self, self.period, lambda: self.tick(time.monotonic()))
 
-    def stop(self):
+    def stop(self) -> None:
         if self._thread is not None:
             self._thread.stop()
             t = self._thread
@@ -102,7 +109,7 @@ class LoopNode(Node):
         if self._timer is not None:
             self._timer.cancel()
 
-    def slow_sample_due(self, now):
+    def slow_sample_due(self, now: float) -> bool:
         """
         Count one published fast sample; true when it is also due on the slow topic.
 
@@ -128,5 +135,5 @@ class LoopNode(Node):
             f'published n={self._published_ticks} t_ns={self.stamps.now_ns()}')
         return True
 
-    def tick(self, now):
+    def tick(self, now: float) -> None:
         raise NotImplementedError

@@ -20,22 +20,27 @@ the nominal period: the simulation never integrates a wall-clock jump. MuJoCo is
 and nothing here draws random numbers: the same commands give the same trajectory.
 """
 
+from typing import Any, Dict, Optional, Tuple
+
 import mujoco
 import numpy as np
-from robot_model.quaternion import to_rpy
+from robot_model.quaternion import to_rpy, Vector3
 
 from . import description
-from .drives import ActuatorPower, STATUS_MOTION_ERROR, STATUS_TARGET_REACHED
+from .arrays import BoolArray, FloatArray, Imu
+from .drives import ActuatorPower, SimConfig, STATUS_MOTION_ERROR, STATUS_TARGET_REACHED
+from .kinematics import LegGeometry
 from .layout import JOINT_NAMES, LEG_FRONT, LEG_NAMES, LEG_SIDE, NUM_JOINTS, NUM_LEGS
+from .validation import ValidCommand
 
 LEGS = tuple(name.lower() for name in LEG_NAMES)
 CONTACT_FORCE = 1.0     # N of normal force on a foot that counts as contact
 _FREE_Q, _FREE_V = 7, 6  # qpos / qvel entries of the floating base, before the joints
-_NONE = np.zeros(NUM_JOINTS, dtype=bool)     # no joint selected (read only)
+_NONE: BoolArray = np.zeros(NUM_JOINTS, dtype=bool)     # no joint selected (read only)
 _NONE.flags.writeable = False
 
 
-def model_path(configured=''):
+def model_path(configured: str = '') -> str:
     """Return the MJCF file: `configured`, else share/hb50_nodes/models/hb50.xml."""
     return configured or description.model_path()
 
@@ -43,7 +48,11 @@ def model_path(configured=''):
 class MujocoSim(ActuatorPower):
     """The simulated robot on MuJoCo; `step(cmd, dt)` advances it by dt."""
 
-    def __init__(self, cfg, geo):
+    # The terms of the drive law that depend on the command only (ctrl, brake any, kp > 0,
+    # released), set by step() for each new command before they are read.
+    _cmd_terms: Tuple[FloatArray, bool, BoolArray, BoolArray]
+
+    def __init__(self, cfg: SimConfig, geo: LegGeometry) -> None:
         self._init_power(cfg)
         self.geo = geo
         if cfg.physics_substeps < 1:
@@ -62,17 +71,18 @@ class MujocoSim(ActuatorPower):
         self._apply_mass(m, cfg.body_mass)
         m.dof_damping[_FREE_V:] = cfg.joint_friction
         m.actuator_forcerange[:] = (-cfg.effort_limit, cfg.effort_limit)
-        self._foot_geoms = {m.geom(f'{leg}_foot').id: i for i, leg in enumerate(LEGS)}
+        self._foot_geoms: Dict[int, int] = {m.geom(f'{leg}_foot').id: i
+                                            for i, leg in enumerate(LEGS)}
         self.foot_radius = float(m.geom_size[m.geom('fr_foot').id][0])
         self._trunk = m.body('trunk').id
         self._brakes = np.array([m.equality(f'{n}_brake').id for n in JOINT_NAMES])
-        self._braked = np.zeros(NUM_JOINTS, dtype=bool)
-        self._lock = np.zeros(NUM_JOINTS)
+        self._braked: BoolArray = np.zeros(NUM_JOINTS, dtype=bool)
+        self._lock: FloatArray = np.zeros(NUM_JOINTS)
         self._sensor = {name: slice(int(m.sensor_adr[m.sensor(name).id]),
                                     int(m.sensor_adr[m.sensor(name).id]
                                         + m.sensor_dim[m.sensor(name).id]))
                         for name in ('imu_quat', 'imu_gyro', 'imu_accel')}
-        self._force6 = np.zeros(6)
+        self._force6: FloatArray = np.zeros(6)
         self.data = d = mujoco.MjData(m)
         # Views into MuJoCo's buffers, made once: a tick reads and writes through them instead
         # of slicing the model and data (a new numpy view per access) every period.
@@ -88,15 +98,15 @@ class MujocoSim(ActuatorPower):
         self._any_braked = False
         # The terms of the drive law that depend on the command only, kept while the same
         # ValidCommand object is applied (bridge_core keeps it until a new one is accepted).
-        self._cmd = None
-        self._cmd_terms = None
-        self._applied = None    # the command whose gains and ctrl MuJoCo holds, unmodified
+        self._cmd: Optional[ValidCommand] = None
+        # the command whose gains and ctrl MuJoCo holds, unmodified
+        self._applied: Optional[ValidCommand] = None
         self._place_on_ground()
         self._read()
 
     # --- model set-up ------------------------------------------------------------------------
     @staticmethod
-    def _apply_geometry(m, geo):
+    def _apply_geometry(m: Any, geo: LegGeometry) -> None:
         """Body and foot positions from the node's LegGeometry (the XML holds the defaults)."""
         for leg, front, side in zip(LEGS, LEG_FRONT, LEG_SIDE):
             m.body(f'{leg}_hip').pos[:] = (front * geo.hip_x, side * geo.hip_y, 0.0)
@@ -106,7 +116,7 @@ class MujocoSim(ActuatorPower):
             m.site(f'{leg}_foot').pos[:] = (0.0, 0.0, -geo.l_shank)
 
     @staticmethod
-    def _apply_mass(m, total):
+    def _apply_mass(m: Any, total: float) -> None:
         """Scale the trunk so that the whole robot weighs `total` kg (legs as in the XML)."""
         trunk = m.body('trunk').id
         legs = float(np.sum(m.body_mass)) - float(m.body_mass[trunk])
@@ -116,7 +126,7 @@ class MujocoSim(ActuatorPower):
         m.body_mass[trunk] *= scale
         m.body_inertia[trunk] *= scale
 
-    def _place_on_ground(self):
+    def _place_on_ground(self) -> None:
         """Start pose: joints at initial_pose, the lowest point (foot or trunk) on the floor."""
         m, d = self.model, self.data
         d.qpos[:] = 0.0
@@ -129,7 +139,7 @@ class MujocoSim(ActuatorPower):
         mujoco.mj_forward(m, d)
 
     # --- stepping ----------------------------------------------------------------------------
-    def step(self, cmd, dt):
+    def step(self, cmd: ValidCommand, dt: float) -> None:
         """Advance by dt (s) under the ValidCommand `cmd`, in physics_substeps MuJoCo steps."""
         cfg, m, d = self.cfg, self.model, self.data
         n = cfg.physics_substeps
@@ -190,7 +200,7 @@ class MujocoSim(ActuatorPower):
         self._power(dt)
         self.time += dt
 
-    def _set_brakes(self, brake):
+    def _set_brakes(self, brake: BoolArray) -> None:
         if np.array_equal(brake, self._braked):
             return
         m, d = self.model, self.data
@@ -202,7 +212,8 @@ class MujocoSim(ActuatorPower):
         self._braked = brake.copy()
         self._any_braked = bool(brake.any())
 
-    def push(self, force=(0.0, 0.0, 0.0), torque=(0.0, 0.0, 0.0)):
+    def push(self, force: Vector3 = (0.0, 0.0, 0.0),
+             torque: Vector3 = (0.0, 0.0, 0.0)) -> None:
         """
         Apply an external force (N) and torque (N*m), world frame, at the trunk's CoM.
 
@@ -214,45 +225,48 @@ class MujocoSim(ActuatorPower):
     # --- measurements ------------------------------------------------------------------------
     # Only q, dq and tau are read every tick (bridge_node publishes them); the ground truth
     # below is computed from MuJoCo's state when asked for.
-    def _read(self):
+    def _read(self) -> None:
         self.q = self._qpos_j.copy()
         self.dq = self._qvel_j.copy()
 
     @property
-    def position(self):
+    def position(self) -> FloatArray:
         """Trunk origin (centre of the hips) in the world frame, m."""
-        return self.data.qpos[:3].copy()
+        position: FloatArray = self.data.qpos[:3].copy()
+        return position
 
     @property
-    def rpy(self):
+    def rpy(self) -> Vector3:
         """Trunk roll, pitch, yaw (rad, ZYX), ground truth."""
         w, x, y, z = self.data.qpos[3:7].tolist()     # MuJoCo's order
         return to_rpy((x, y, z, w))
 
     @property
-    def roll(self):
+    def roll(self) -> float:
         return self.rpy[0]
 
     @property
-    def pitch(self):
+    def pitch(self) -> float:
         return self.rpy[1]
 
     @property
-    def yaw(self):
+    def yaw(self) -> float:
         return self.rpy[2]
 
     @property
-    def v_world(self):
+    def v_world(self) -> FloatArray:
         """Trunk linear velocity in the world frame, m/s."""
-        return self.data.qvel[:3].copy()
+        v: FloatArray = self.data.qvel[:3].copy()
+        return v
 
     @property
-    def w_world(self):
+    def w_world(self) -> FloatArray:
         """Trunk angular velocity in the world frame (the free joint's is local), rad/s."""
-        return self.data.xmat[self._trunk].reshape(3, 3) @ self.data.qvel[3:6]
+        w: FloatArray = self.data.xmat[self._trunk].reshape(3, 3) @ self.data.qvel[3:6]
+        return w
 
     @property
-    def body_twist(self):
+    def body_twist(self) -> Vector3:
         """(vx, vy, wz): velocity in the yaw-aligned frame and yaw rate, as HardwareSim."""
         yaw = self.yaw
         c, s = np.cos(yaw), np.sin(yaw)
@@ -260,7 +274,7 @@ class MujocoSim(ActuatorPower):
         return (float(c * vx + s * vy), float(-s * vx + c * vy), float(self.w_world[2]))
 
     @property
-    def height(self):
+    def height(self) -> float:
         """
         Hip plane above the plane of the foot centres (flat floor), m.
 
@@ -269,7 +283,7 @@ class MujocoSim(ActuatorPower):
         return float(self.data.qpos[2]) - self.foot_radius
 
     @property
-    def foot_force(self):
+    def foot_force(self) -> FloatArray:
         """Ground reaction force on each foot (4, 3), world frame, N (legs FR, FL, RL, RR)."""
         m, d = self.model, self.data
         force = np.zeros((NUM_LEGS, 3))
@@ -287,11 +301,11 @@ class MujocoSim(ActuatorPower):
         return force
 
     @property
-    def contact(self):
+    def contact(self) -> BoolArray:
         """Feet pressed on the ground by more than CONTACT_FORCE."""
         return self.foot_force[:, 2] > CONTACT_FORCE
 
-    def imu(self):
+    def imu(self) -> Imu:
         """
         Return (quaternion xyzw, angular velocity, linear acceleration) of the `imu` site.
 

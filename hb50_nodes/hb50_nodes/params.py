@@ -12,17 +12,26 @@ effect when set (each node's on_change `apply`), after range checks and the cros
 
 import dataclasses
 import math
-from typing import Any, NamedTuple, Optional, Tuple
+from typing import (Any, Callable, Dict, Iterable, List, Mapping, NamedTuple, Optional, Tuple,
+                    Type, TYPE_CHECKING, TypeAlias, TypeVar)
 
 from node_runtime import parameters
 
 from .arbitration import Arbiter
 from .bridge_core import BridgeConfig
 from .control_core import ControlConfig
+from .drives import SimConfig
 from .kinematics import LegGeometry
 from .layout import JOINT_NAMES
-from .physics import ENGINES, SimConfig
+from .physics import ENGINES
 from .validation import GainLimits
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
+
+# The config dataclasses of one node, in the order declare() returns their instances.
+ConfigClasses: TypeAlias = Iterable[Type['DataclassInstance']]
+Config = TypeVar('Config', bound='DataclassInstance')
 
 
 @dataclasses.dataclass(frozen=True)
@@ -42,11 +51,11 @@ class ArbiterConfig:
     takeover_count: int = 3           # consecutive valid commands at that rate to take over
     jitter_margin: float = 0.5        # allowed gap = (1 + margin) / custom_min_rate = 150 ms
 
-    def make(self):
+    def make(self) -> Arbiter:
         return Arbiter(self.primary_source, self.custom_min_rate, self.takeover_count,
                        self.jitter_margin)
 
-    def configure(self, arbiter):
+    def configure(self, arbiter: Arbiter) -> None:
         """Give a running Arbiter this rate rule (its state and priority are kept)."""
         arbiter.min_rate = self.custom_min_rate
         arbiter.takeover_count = self.takeover_count
@@ -58,7 +67,7 @@ class MonitorConfig:
     stale_timeout: float = 1.0        # s without heartbeat -> STALE (+ check period <= 1.5 s)
     check_rate: float = 10.0          # Hz
     heartbeat_rate: float = 2.0
-    expected_nodes: tuple = ('bridge_node', 'control_node')
+    expected_nodes: Tuple[str, ...] = ('bridge_node', 'control_node')
 
 
 @dataclasses.dataclass(frozen=True)
@@ -207,12 +216,13 @@ CONTROL = (LoopConfig, ControlConfig, LegGeometry)
 MONITOR = (MonitorConfig,)
 VIEW = (ViewConfig,)
 # The nodes of config/hb50.yaml (live_view has no section there).
-NODE_CONFIGS = {'bridge_node': BRIDGE, 'control_node': CONTROL, 'heartbeat_monitor': MONITOR}
+NODE_CONFIGS: Dict[str, Tuple[Type['DataclassInstance'], ...]] = {
+    'bridge_node': BRIDGE, 'control_node': CONTROL, 'heartbeat_monitor': MONITOR}
 
 
-def defaults(config_classes):
+def defaults(config_classes: ConfigClasses) -> Dict[str, Any]:
     """{parameter name: default} of a node; a name shared by two classes means one parameter."""
-    out = {}
+    out: Dict[str, Any] = {}
     for cls in config_classes:
         for f in dataclasses.fields(cls):
             value = f.default
@@ -220,9 +230,9 @@ def defaults(config_classes):
     return out
 
 
-def table(config_classes):
+def table(config_classes: ConfigClasses) -> Tuple[parameters.Parameter, ...]:
     """Return the node_runtime Parameter entries of a node, one per name, in field order."""
-    out = []
+    out: List[parameters.Parameter] = []
     for name, default in defaults(config_classes).items():
         doc = DOCS[name]
         out.append(parameters.Parameter(
@@ -231,18 +241,19 @@ def table(config_classes):
     return tuple(out)
 
 
-def run_time(config_classes):
+def run_time(config_classes: ConfigClasses) -> Tuple[parameters.Parameter, ...]:
     """Return the entries of a node's table that can change while it runs."""
     return tuple(p for p in table(config_classes) if not p.read_only)
 
 
-def build(cls, values, base=None):
+def build(cls: Type[Config], values: Mapping[str, Any],
+          base: Optional[Config] = None) -> Config:
     """
     Return a `cls` instance with the values of `values` ({name: value}) for its fields.
 
     Fields not in `values` keep `base`'s values (or the defaults); lists become tuples.
     """
-    kwargs = {}
+    kwargs: Dict[str, Any] = {}
     for f in dataclasses.fields(cls):
         if f.name in values:
             value = values[f.name]
@@ -250,7 +261,7 @@ def build(cls, values, base=None):
     return dataclasses.replace(base if base is not None else cls(), **kwargs)
 
 
-def refusal(values):
+def refusal(values: Mapping[str, Any]) -> Optional[str]:
     """
     Return why a set of values breaks a rule between parameters, or None.
 
@@ -274,7 +285,7 @@ def refusal(values):
     return None
 
 
-def declare(node, config_classes):
+def declare(node: Any, config_classes: ConfigClasses) -> List[Any]:
     """
     Declare a node's parameters with their descriptors; return one config per class.
 
@@ -288,13 +299,58 @@ def declare(node, config_classes):
     return [build(cls, values) for cls in config_classes]
 
 
-def on_change(node, config_classes, apply):
+class BridgeParams(NamedTuple):
+    """bridge_node's configuration: one instance per class of BRIDGE, in its order."""
+
+    loop: LoopConfig
+    bridge: BridgeConfig
+    sim: SimConfig
+    geo: LegGeometry
+    limits: GainLimits
+    arbiter: ArbiterConfig
+
+
+class ControlParams(NamedTuple):
+    """control_node's configuration: one instance per class of CONTROL, in its order."""
+
+    loop: LoopConfig
+    control: ControlConfig
+    geo: LegGeometry
+
+
+def declare_bridge(node: Any) -> BridgeParams:
+    """Declare bridge_node's parameters (declare(node, BRIDGE)); return its configuration."""
+    return BridgeParams(*declare(node, BRIDGE))
+
+
+def declare_control(node: Any) -> ControlParams:
+    """Declare control_node's parameters (declare(node, CONTROL)); return its configuration."""
+    return ControlParams(*declare(node, CONTROL))
+
+
+def declare_monitor(node: Any) -> MonitorConfig:
+    """Declare heartbeat_monitor's parameters (declare(node, MONITOR)); return its config."""
+    monitor: MonitorConfig
+    (monitor,) = declare(node, MONITOR)
+    return monitor
+
+
+def declare_view(node: Any) -> ViewConfig:
+    """Declare live_view's parameters (declare(node, VIEW)); return its config."""
+    view: ViewConfig
+    (view,) = declare(node, VIEW)
+    return view
+
+
+def on_change(node: Any, config_classes: ConfigClasses,
+              apply: Callable[[Dict[str, Any]], None],
+              ) -> Tuple[Callable[..., Any], Callable[..., None]]:
     """
     Make a node's run-time parameters take effect: `apply(changes)` after the checks.
 
     The cross checks of `refusal` see the node's current values with the changes.
     """
-    def validate(changes):
+    def validate(changes: Mapping[str, Any]) -> Optional[str]:
         current = {p.name: node.get_parameter(p.name).value for p in table(config_classes)
                    if p.name in ('position_min', 'position_max', 'initial_pose')}
         current.update(changes)

@@ -17,32 +17,40 @@ Model (deliberately simple, documented in README):
 - Power: P = idle + sum|tau*dq| + copper*sum(tau^2); bus_i = P/bus_v; battery drains by P*dt.
 """
 
+from typing import Tuple, TYPE_CHECKING, Union
+
 import numpy as np
 
 from . import kinematics
+from .arrays import BoolArray, FloatArray, Imu
 # The shared model (drives.py), re-exported: SimConfig and the constants are this engine's API.
 from .drives import (ActuatorPower, drive_torque, GRAVITY, joint_status, SimConfig,  # noqa: F401
                      STATUS_MOTION_ERROR, STATUS_TARGET_REACHED)
+from .kinematics import LegGeometry
 from .layout import NUM_JOINTS, NUM_LEGS
+from .validation import ValidCommand
+
+if TYPE_CHECKING:
+    from .mujoco_physics import MujocoSim
 
 
 class HardwareSim(ActuatorPower):
     """The whole simulated robot; `step(cmd, dt)` advances it by dt."""
 
-    def __init__(self, cfg, geo):
+    def __init__(self, cfg: SimConfig, geo: LegGeometry) -> None:
         self._init_power(cfg)
         self.geo = geo
-        self.contact = np.zeros(NUM_LEGS, dtype=bool)
-        self.height = cfg.rest_height
-        self.yaw = 0.0
-        self.position = np.zeros(3)
-        self.v_world = np.zeros(3)
-        self.body_twist = (0.0, 0.0, 0.0)
-        self.accel_world = np.zeros(3)
-        self.tau_load = np.zeros(NUM_JOINTS)
+        self.contact: BoolArray = np.zeros(NUM_LEGS, dtype=bool)
+        self.height: float = cfg.rest_height
+        self.yaw: float = 0.0
+        self.position: FloatArray = np.zeros(3)
+        self.v_world: FloatArray = np.zeros(3)
+        self.body_twist: Tuple[float, float, float] = (0.0, 0.0, 0.0)
+        self.accel_world: FloatArray = np.zeros(3)
+        self.tau_load: FloatArray = np.zeros(NUM_JOINTS)
         self._update_body(0.0)
 
-    def _load(self):
+    def _load(self) -> Tuple[FloatArray, FloatArray]:
         """Feet contacts and the joint torques the body weight puts on them."""
         q = self.q.reshape(NUM_LEGS, 3)
         feet, jac = kinematics.forward_and_jacobian(self.geo, q)
@@ -60,7 +68,7 @@ class HardwareSim(ActuatorPower):
         self.tau_load = kinematics.joint_torque_from_force(jac, force).reshape(-1)
         return feet, jac
 
-    def step(self, cmd, dt):
+    def step(self, cmd: ValidCommand, dt: float) -> None:
         """Advance by dt (s) under the ValidCommand `cmd`."""
         cfg = self.cfg
         inertia, friction = cfg.joint_inertia, cfg.joint_friction
@@ -89,7 +97,7 @@ class HardwareSim(ActuatorPower):
         self._update_body(dt)
         self.time += dt
 
-    def _update_body(self, dt):
+    def _update_body(self, dt: float) -> None:
         feet, jac = self._load()
         v_feet = kinematics.foot_velocity(jac, self.dq.reshape(NUM_LEGS, 3))
         vx, vy, wz = kinematics.body_twist_from_feet(feet, v_feet, self.contact)
@@ -108,7 +116,7 @@ class HardwareSim(ActuatorPower):
         self.v_world = v_world
         self.body_twist = (vx, vy, wz)
 
-    def imu(self):
+    def imu(self) -> Imu:
         """
         Return (quaternion xyzw, angular velocity, linear acceleration) in the body frame.
 
@@ -126,7 +134,7 @@ class HardwareSim(ActuatorPower):
 ENGINES = ('mujoco', 'simple')
 
 
-def make_sim(cfg, geo):
+def make_sim(cfg: SimConfig, geo: LegGeometry) -> Union[HardwareSim, 'MujocoSim']:
     """Build the simulated robot of the configured `physics_engine` ('mujoco' or 'simple')."""
     if cfg.physics_engine == 'simple':
         return HardwareSim(cfg, geo)

@@ -35,6 +35,6 @@ JOINT_COMMAND_READER = QoSProfile(
 PROFILES = {'mabRT': MAB_RT, 'Reliable': RELIABLE}
 
 
-def profile_for(topic):
+def profile_for(topic: str) -> QoSProfile:
     """Return the QoS profile the spec assigns to `topic` (relative or absolute name)."""
     return PROFILES[topics.spec(topic).profile]

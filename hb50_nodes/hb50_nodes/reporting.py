@@ -13,6 +13,7 @@ rate limiter are node_runtime.bounded_text's; the reasons and limits are hb50's.
 
 import re
 import time
+from typing import Callable, Optional
 
 from node_runtime.bounded_text import clip, clip_repr, ELLIPSIS, RateLimiter, suppressed_note
 
@@ -27,14 +28,14 @@ _QUOTED = re.compile(r"""'[^'\\]*(?:\\.[^'\\]*)*(?:'|$)|"[^"\\]*(?:\\.[^"\\]*)*(
 _NUMBER = re.compile(r'[-+]?(?:\d+\.?\d*(?:e[-+]?\d+)?|nan|inf)', re.I)
 
 
-def quote(value):
+def quote(value: object) -> str:
     """repr() of an untrusted string, at most about QUOTE_LIMIT characters of it."""
     return clip_repr(value, QUOTE_LIMIT)
 
 
-def bound(text):
+def bound(text: str) -> str:
     """Clip every quoted string in `text`, then the whole text (linear in len(text))."""
-    def shorten(match):
+    def shorten(match: 're.Match[str]') -> str:
         quoted = match.group(0)
         if len(quoted) <= QUOTE_LIMIT + 2:
             return quoted
@@ -44,7 +45,7 @@ def bound(text):
     return clip(text, TEXT_LIMIT)
 
 
-def reason_of(text):
+def reason_of(text: str) -> str:
     """Return the reason of a (bounded) report: quoted strings and numbers blanked out."""
     return _NUMBER.sub('#', _QUOTED.sub("'*'", text))
 
@@ -52,16 +53,17 @@ def reason_of(text):
 class ReportLimiter:
     """Lets each (level, reason) through at most once per `period` seconds."""
 
-    def __init__(self, period=1.0, clock=time.monotonic):
+    def __init__(self, period: float = 1.0,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         # (level, reason) -> last report time and repeats; the oldest reason is forgotten
         self._limiter = RateLimiter(period, MAX_REASONS, clock, on_full='oldest')
 
     @property
-    def suppressed(self):
+    def suppressed(self) -> int:
         """Return how many reports were suppressed in all (tests, exit summary)."""
         return self._limiter.suppressed
 
-    def admit(self, level, text):
+    def admit(self, level: int, text: str) -> Optional[str]:
         """Return the text to report (with the count of suppressed repeats), or None."""
         allowed, repeats = self._limiter.allow((level, reason_of(text)))
         if not allowed:

@@ -12,6 +12,7 @@ import sys
 import threading
 import time
 import traceback
+from typing import Callable, Optional
 
 # One home for the thread set-up both loop designs use (the deadline loop lives there too).
 from node_runtime.loop import reduce_timer_slack, set_realtime
@@ -19,7 +20,7 @@ from node_runtime.loop import reduce_timer_slack, set_realtime
 _PR_SET_NAME = 15
 
 
-def set_thread_name(name):
+def set_thread_name(name: str) -> bool:
     """
     Name the calling OS thread (first 15 bytes), as `top -H` and /proc/<pid>/task show it.
 
@@ -28,8 +29,9 @@ def set_thread_name(name):
     if not sys.platform.startswith('linux'):
         return False
     try:
-        return ctypes.CDLL(None, use_errno=True).prctl(
-            _PR_SET_NAME, ctypes.c_char_p(name.encode()[:15]), 0, 0, 0) == 0
+        result: int = ctypes.CDLL(None, use_errno=True).prctl(
+            _PR_SET_NAME, ctypes.c_char_p(name.encode()[:15]), 0, 0, 0)
+        return result == 0
     except (OSError, AttributeError):
         return False
 
@@ -37,15 +39,16 @@ def set_thread_name(name):
 class PeriodicThread:
     """Calls `fn(now_s)` every `period` s (now_s = time.monotonic()) until stop()."""
 
-    def __init__(self, period, fn, busy_wait=0.0001, name='hb50-loop', alive=lambda: True,
-                 rt_priority=0):
+    def __init__(self, period: float, fn: Callable[[float], None], busy_wait: float = 0.0001,
+                 name: str = 'hb50-loop', alive: Callable[[], bool] = lambda: True,
+                 rt_priority: int = 0) -> None:
         self.period = period
         self.alive = alive          # False once the ROS context is shut down
         self.errors = 0
         self.fn = fn
         self.busy_wait = busy_wait
         self.rt_priority = rt_priority
-        self.rt_error = None        # why SCHED_FIFO was not obtained, if asked for
+        self.rt_error: Optional[str] = None        # why SCHED_FIFO was not obtained, if asked for
         self._started = threading.Event()
         self.overruns = 0           # ticks skipped after stalls (never published)
         self.stalls = 0             # times the loop fell more than a period behind
@@ -57,19 +60,19 @@ class PeriodicThread:
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name=name, daemon=True)
 
-    def start(self):
+    def start(self) -> None:
         # Python hands the GIL over only every switch interval (5 ms by default): a thread
         # waking for its deadline would wait that long behind a busy one.
         sys.setswitchinterval(min(sys.getswitchinterval(), 0.0002))
         self._thread.start()
         self._started.wait(1.0)     # so that rt_error is known when start() returns
 
-    def stop(self, timeout=1.0):
+    def stop(self, timeout: float = 1.0) -> None:
         self._stop.set()
         if self._thread.is_alive() and self._thread is not threading.current_thread():
             self._thread.join(timeout)
 
-    def _run(self):
+    def _run(self) -> None:
         reduce_timer_slack()
         set_thread_name(self._thread.name)
         if self.rt_priority > 0:
@@ -79,7 +82,7 @@ class PeriodicThread:
         period_ns = int(self.period * 1e9)
         spin_ns = int(self.busy_wait * 1e9)
         deadline = time.monotonic_ns() + period_ns
-        last_wake = None
+        last_wake: Optional[int] = None
         while not self._stop.is_set():
             remaining = deadline - time.monotonic_ns() - spin_ns
             if remaining > 0:

@@ -12,10 +12,12 @@ HB50-only (hb50_commons/Status, the /hb50 topics); the vendor-neutral part of ru
 import os
 import threading
 import time
+from typing import Any, Callable, List, Optional, Sequence, Tuple
 
 from builtin_interfaces.msg import Time
 from hb50_commons.msg import Status
 from node_runtime import heap, runner, stop
+from node_runtime.loop import DeadlineLoop
 from rclpy.clock import Clock, ClockType
 from rclpy.executors import MultiThreadedExecutor, SingleThreadedExecutor
 from rclpy.parameter import Parameter
@@ -34,29 +36,30 @@ class StampClock:
     use_sim_time switches between the two.
     """
 
-    def __init__(self, node):
+    def __init__(self, node: Any) -> None:
         self._clock = node.get_clock()
         self.sim = node.get_parameter('use_sim_time').value is True
         node.add_post_set_parameters_callback(self._on_set)
 
-    def _on_set(self, parameters):
+    def _on_set(self, parameters: List[Any]) -> None:
         for p in parameters:
             if p.name == 'use_sim_time' and p.type_ == Parameter.Type.BOOL:
                 self.sim = p.value
 
-    def now_ns(self):
+    def now_ns(self) -> int:
         """Return the current stamp time in nanoseconds."""
         if self.sim:
-            return self._clock.now().nanoseconds
+            ns: int = self._clock.now().nanoseconds
+            return ns
         return time.time_ns()
 
-    def stamp(self):
+    def stamp(self) -> Any:
         """Return the current stamp time as a builtin_interfaces/Time."""
         sec, nanosec = divmod(self.now_ns(), 1_000_000_000)
         return Time(sec=sec, nanosec=nanosec)
 
 
-def steady_timer(node, period, callback):
+def steady_timer(node: Any, period: float, callback: Callable[[], None]) -> Any:
     """
     Return a timer of `node` on the steady clock.
 
@@ -66,17 +69,18 @@ def steady_timer(node, period, callback):
     return node.create_timer(period, callback, clock=Clock(clock_type=ClockType.STEADY_TIME))
 
 
-def set_stamp(stamp, ns):
+def set_stamp(stamp: Any, ns: int) -> None:
     """Write wall-clock nanoseconds into an existing builtin_interfaces/Time in place."""
     stamp.sec, stamp.nanosec = divmod(ns, 1_000_000_000)
 
 
-def stamp_to_ns(stamp):
+def stamp_to_ns(stamp: Any) -> int:
     """Return the nanoseconds of a builtin_interfaces/Time."""
-    return stamp.sec * 1_000_000_000 + stamp.nanosec
+    ns: int = stamp.sec * 1_000_000_000 + stamp.nanosec
+    return ns
 
 
-def publish_guarded(node, publisher, msg):
+def publish_guarded(node: Any, publisher: Any, msg: Any) -> bool:
     """
     Publish `msg` unless the node is shutting down.
 
@@ -103,17 +107,17 @@ class StatusReporter:
     a log line and a Status message.
     """
 
-    def __init__(self, node, heartbeat_rate, report_period=1.0):
+    def __init__(self, node: Any, heartbeat_rate: float, report_period: float = 1.0) -> None:
         self.node = node
-        self.name = node.get_name()
-        self.stamps = getattr(node, 'stamps', None) or StampClock(node)
+        self.name: str = node.get_name()
+        self.stamps: StampClock = getattr(node, 'stamps', None) or StampClock(node)
         self.status_pub = node.create_publisher(Status, topics.STATUS, qos.RELIABLE)
         self.heartbeat_pub = node.create_publisher(Status, topics.HEARTBEAT, qos.RELIABLE)
         self.timer = steady_timer(node, 1.0 / heartbeat_rate, self.heartbeat)
         self.limiter = ReportLimiter(report_period)
         self._lock = threading.Lock()   # reports come from the loop thread and the executor
 
-    def _msg(self, level, text, reporting_node=None):
+    def _msg(self, level: int, text: str, reporting_node: Optional[str] = None) -> Any:
         """`level` is an int from hb50_nodes.levels; the message field is a 1-byte `byte`."""
         msg = Status()
         msg.header.stamp = self.stamps.stamp()
@@ -122,16 +126,17 @@ class StatusReporter:
         msg.status = text
         return msg
 
-    def heartbeat(self):
+    def heartbeat(self) -> None:
         """Publish one level-OK heartbeat."""
         publish_guarded(self.node, self.heartbeat_pub, self._msg(levels.OK, 'alive'))
 
-    def report(self, level, text, reporting_node=None):
+    def report(self, level: int, text: str, reporting_node: Optional[str] = None) -> None:
         """Log and publish one event, bounded and rate-limited per reason."""
         with self._lock:
-            text = self.limiter.admit(level, bound(text))
-        if text is None or not self.node.context.ok():
+            admitted = self.limiter.admit(level, bound(text))
+        if admitted is None or not self.node.context.ok():
             return
+        text = admitted
         log = self.node.get_logger()
         line = f'[{levels.NAMES[level]}] {text}'
         # rclpy forbids one call site logging at several severities: one call per severity.
@@ -144,7 +149,7 @@ class StatusReporter:
         publish_guarded(self.node, self.status_pub, self._msg(level, text, reporting_node))
 
 
-def make_executor():
+def make_executor() -> Any:
     """
     Return the executor for subscriptions and slow timers.
 
@@ -159,11 +164,11 @@ def make_executor():
     return EventsExecutor()
 
 
-def _loop_options(node):
+def _loop_options(node: Any) -> Tuple[float, int]:
     return node.loop_cfg.busy_wait, node.loop_cfg.rt_priority
 
 
-def make_loop(nodes):
+def make_loop(nodes: Sequence[Any]) -> Optional[DeadlineLoop]:
     """
     Return the DeadlineLoop that ticks the loop_mode-loop nodes of `nodes`, or None.
 
@@ -174,7 +179,7 @@ def make_loop(nodes):
     return runner.shared_loop(nodes, _loop_options)
 
 
-def run(node_factories, args=None):
+def run(node_factories: Sequence[Callable[[], Any]], args: Optional[List[str]] = None) -> int:
     """
     Run the nodes: the main() body of every HB50 executable; returns the exit status.
 

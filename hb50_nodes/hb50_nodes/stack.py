@@ -9,6 +9,8 @@ default). `--ros-args --params-file config/hb50.yaml` works as for the separate 
 (each node reads its own section).
 """
 
+from typing import List, Optional
+
 from .bridge_node import BridgeNode
 from .control_node import ControlNode
 from .heartbeat_monitor import HeartbeatMonitor
@@ -16,7 +18,7 @@ from .runtime import run
 from .state_publisher_node import StatePublisher
 
 
-def main(args=None):
+def main(args: Optional[List[str]] = None) -> int:
     """Run the four nodes in this process until SIGINT/SIGTERM."""
     return run([BridgeNode, ControlNode, HeartbeatMonitor, StatePublisher], args)
 

@@ -9,10 +9,12 @@ a rate-limited warning (status and log) and is not published.
 """
 
 import math
+from typing import Any, Dict, List, Optional, Tuple
 
 from hb50_commons.msg import BridgeData, RobotState
 from node_runtime.parameters import declare, Parameter
 from rclpy.node import Node
+from robot_model.quaternion import Quaternion, Vector3
 from sensor_msgs.msg import JointState
 from state_publisher_common.description import publish_description, publish_global_parameter
 from state_publisher_common.newest import InvalidSample, NewestSample
@@ -43,11 +45,11 @@ PARAMETERS = (
 )
 
 
-def _finite(*values):
+def _finite(*values: float) -> bool:
     return all(math.isfinite(v) for v in values)
 
 
-def joint_positions(msg):
+def joint_positions(msg: Any) -> Dict[str, float]:
     """Return {joint name: position (rad)} of a BridgeData; InvalidSample if malformed."""
     names, positions = msg.joint_name, msg.joint_position
     if len(names) > MAX_JOINTS or len(positions) > MAX_JOINTS:
@@ -65,7 +67,7 @@ def joint_positions(msg):
     return values
 
 
-def body_pose(msg):
+def body_pose(msg: Any) -> Tuple[Vector3, Quaternion]:
     """Return (xyz, unit quaternion xyzw) of a RobotState's pose; InvalidSample if malformed."""
     p, q = msg.pose.position, msg.pose.orientation
     if len(msg.leg) > MAX_JOINTS:
@@ -78,10 +80,10 @@ def body_pose(msg):
     return (p.x, p.y, p.z), (q.x / norm, q.y / norm, q.z / norm, q.w / norm)
 
 
-class StatePublisher(Node):
+class StatePublisher(Node):  # type: ignore[misc,unused-ignore]  # rclpy is Any to mypy here
     """robot_description, joint_states, /tf and /tf_static from bridge_data and robot_state."""
 
-    def __init__(self, **kwargs):
+    def __init__(self, **kwargs: Any) -> None:
         kwargs.setdefault('namespace', topics.DEFAULT_NAMESPACE)
         super().__init__('state_publisher_node', **kwargs)
         # publish_global_robot_description: its default depends on the namespace.
@@ -92,9 +94,13 @@ class StatePublisher(Node):
         self.tree = UrdfTree(self.urdf, cfg['frame_prefix'])
         self.frame = self.tree.frame
         self.odom_frame = self.frame(cfg['odom_frame'])
-        self.positions = None       # newest valid bridge_data: (stamp, {name: position})
-        self.pose = None            # newest valid robot_state: (stamp, xyz, quat)
-        self.published = (None, None)   # the samples published last (no repeats)
+        # newest valid bridge_data: (stamp, {name: position})
+        self.positions: Optional[Tuple[Any, Dict[str, float]]] = None
+        # newest valid robot_state: (stamp, xyz, quat)
+        self.pose: Optional[Tuple[Any, Vector3, Quaternion]] = None
+        # the samples published last (no repeats)
+        self.published: Tuple[Optional[Tuple[Any, Dict[str, float]]],
+                              Optional[Tuple[Any, Vector3, Quaternion]]] = (None, None)
         # Newest raw samples: the 500 Hz topics are kept as bytes and only the newest is
         # decoded, at publish_rate (decoding every sample would cost the composed stack's loop).
         self.raw_bridge_data = NewestSample(BridgeData, 'bridge_data', MAX_SAMPLE_BYTES)
@@ -113,22 +119,22 @@ class StatePublisher(Node):
         self._static_sent = False
         steady_timer(self, 1.0 / cfg['publish_rate'], self.publish_state)
 
-    def _reject(self, error):
+    def _reject(self, error: object) -> None:
         self.reporter.report(levels.WARN, f'not published: {error}')
 
-    def on_bridge_data(self, msg):
+    def on_bridge_data(self, msg: Any) -> None:
         try:
             self.positions = (msg.header.stamp, joint_positions(msg))
         except InvalidSample as exc:
             self._reject(exc)
 
-    def on_robot_state(self, msg):
+    def on_robot_state(self, msg: Any) -> None:
         try:
             self.pose = (msg.header.stamp, *body_pose(msg))
         except InvalidSample as exc:
             self._reject(exc)
 
-    def take_newest(self):
+    def take_newest(self) -> None:
         """Decode and check the newest raw samples received since the last call."""
         for sample, handle in ((self.raw_bridge_data, self.on_bridge_data),
                                (self.raw_robot_state, self.on_robot_state)):
@@ -140,10 +146,10 @@ class StatePublisher(Node):
             if msg is not None:
                 handle(msg)
 
-    def publish_state(self):
+    def publish_state(self) -> None:
         self.take_newest()
         positions, pose = self.positions, self.pose
-        transforms = []
+        transforms: List[Any] = []
         if positions is not None and positions is not self.published[0]:
             stamp, values = positions
             if not self._static_sent:
@@ -164,14 +170,14 @@ class StatePublisher(Node):
             self.tf_pub.publish(TFMessage(transforms=transforms))
         self.published = (positions, pose)
 
-    def destroy_node(self):
+    def destroy_node(self) -> None:
         """Destroy the polled source subscriptions too, then the node."""
         self.raw_bridge_data.destroy()
         self.raw_robot_state.destroy()
-        return super().destroy_node()
+        super().destroy_node()
 
 
-def main(args=None):
+def main(args: Optional[List[str]] = None) -> int:
     """Run state_publisher_node until SIGINT/SIGTERM."""
     return run([StatePublisher], args)
 

@@ -9,12 +9,14 @@ left/right (angular x), space: everything back to 0. Pure Python, no ROS, no ter
 feeds it the bytes it reads from a TTY.
 """
 
+from typing import Dict, List, Tuple
+
 STEP = 0.1
 
 # key -> (component index in (lin x, lin y, lin z, ang x, ang y, ang z), direction)
 # Signs: x forward, y left, z up; roll > 0 lifts the left side, pitch > 0 lowers the nose,
 # yaw > 0 turns left (right-handed, body frame).
-BINDINGS = {
+BINDINGS: Dict[str, Tuple[int, int]] = {
     'up': (0, 1), 'w': (0, 1), 'down': (0, -1), 's': (0, -1),
     'left': (1, 1), 'a': (1, 1), 'right': (1, -1), 'd': (1, -1),
     'r': (2, 1), 'f': (2, -1),
@@ -27,7 +29,7 @@ HELP = ('keys: arrows/WASD move  Q/E yaw  R/F height  I/K pitch  J/L roll  space
         'Ctrl-C quit')
 
 
-def parse_keys(data):
+def parse_keys(data: bytes) -> List[str]:
     """
     Return the key names in the bytes read from a terminal.
 
@@ -35,7 +37,8 @@ def parse_keys(data):
     'space', else the lower-case character.
     """
     text = data.decode('utf-8', errors='ignore')
-    keys, i = [], 0
+    keys: List[str] = []
+    i = 0
     while i < len(text):
         ch = text[i]
         if ch == '\x1b' and i + 2 < len(text) and text[i + 1] in '[O':
@@ -52,11 +55,11 @@ def parse_keys(data):
 class Teleop:
     """The normalised command the keys have set so far."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.values = [0.0] * 6
         self.active = False     # True once a bound key was pressed: then live_view publishes
 
-    def press(self, key):
+    def press(self, key: str) -> bool:
         """Apply one key; returns True when it was a bound key."""
         if key == 'space':
             self.values = [0.0] * 6
@@ -70,14 +73,14 @@ class Teleop:
         return True
 
     @property
-    def linear(self):
+    def linear(self) -> Tuple[float, ...]:
         return tuple(self.values[:3])
 
     @property
-    def angular(self):
+    def angular(self) -> Tuple[float, ...]:
         return tuple(self.values[3:])
 
-    def describe(self):
+    def describe(self) -> str:
         v = self.values
         return (f'velocity_command (normalised): fwd {v[0]:+.1f}  left {v[1]:+.1f}  '
                 f'height {v[2]:+.1f}  roll {v[3]:+.1f}  pitch {v[4]:+.1f}  yaw {v[5]:+.1f}'

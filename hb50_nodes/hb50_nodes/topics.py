@@ -50,18 +50,18 @@ TOPICS = {
 }
 
 
-def resolve(name, namespace=DEFAULT_NAMESPACE):
+def resolve(name: str, namespace: str = DEFAULT_NAMESPACE) -> str:
     """Return the absolute name of topic `name` of the table in `namespace` ('/' = root)."""
     return namespace.rstrip('/') + '/' + name
 
 
-def absolute(namespace=DEFAULT_NAMESPACE):
+def absolute(namespace: str = DEFAULT_NAMESPACE) -> SimpleNamespace:
     """Return the table's names resolved in `namespace` as attributes (.BRIDGE_DATA ...)."""
     return SimpleNamespace(**{constant: resolve(name, namespace)
                               for constant, name in _CONSTANTS.items()})
 
 
-def relative(topic):
+def relative(topic: str) -> str:
     """Return the table's name of `topic`, given relative or absolute ('/robot1/status')."""
     name = topic.rsplit('/', 1)[-1]
     if name not in TOPICS:
@@ -69,6 +69,6 @@ def relative(topic):
     return name
 
 
-def spec(topic):
+def spec(topic: str) -> Topic:
     """Return the Topic row of `topic` (relative or absolute name)."""
     return TOPICS[relative(topic)]

@@ -4,9 +4,11 @@
 from dataclasses import dataclass
 from functools import lru_cache
 import math
+from typing import Any, Dict, Optional, Sequence, Tuple, TypeAlias, Union
 
 import numpy as np
 
+from .arrays import BoolArray, FloatArray
 from .layout import EFFORT_LIMIT, VELOCITY_LIMIT
 from .reporting import quote
 
@@ -29,8 +31,8 @@ class GainLimits:
     ki_max: float = 0.0     # ki is reserved by the vendor: only 0 is accepted by default
     # rad, t_pos range of (j0 hip abduction, j1 hip flexion, j2 knee), the same on every leg:
     # the mechanical envelope of the simulated leg (the stand pose is 0, 0.84, -1.68).
-    position_min: tuple = (-1.0, -2.0, -3.0)
-    position_max: tuple = (1.0, 3.0, 0.5)
+    position_min: Tuple[float, ...] = (-1.0, -2.0, -3.0)
+    position_max: Tuple[float, ...] = (1.0, 3.0, 0.5)
     # |t_vel| <= velocity_limit (rad/s) and |t_trq| <= effort_limit (N*m): the actuator
     # limits (the same parameters as the simulated actuators').
     velocity_limit: float = VELOCITY_LIMIT
@@ -42,30 +44,36 @@ class ValidCommand:
     """A validated command as float64/bool arrays in the configured actuator order."""
 
     source: str
-    kp: np.ndarray
-    kd: np.ndarray
-    t_pos: np.ndarray
-    t_vel: np.ndarray
-    t_trq: np.ndarray
-    brake: np.ndarray
+    kp: FloatArray
+    kd: FloatArray
+    t_pos: FloatArray
+    t_vel: FloatArray
+    t_trq: FloatArray
+    brake: BoolArray
 
 
-def _check_range(field, values, low, high):
+# The scalar bounds (field, low, high) and the per-joint t_pos (low, high) of _plain_bounds.
+PlainBounds: TypeAlias = Tuple[Tuple[Tuple[str, float, float], ...],
+                               Tuple[Tuple[float, float], ...]]
+
+
+def _check_range(field: str, values: FloatArray, low: Union[float, FloatArray],
+                 high: Union[float, FloatArray]) -> None:
     bad = np.flatnonzero((values < low) | (values > high))
     if bad.size:
         i = bad[0]
-        lo = low[i] if np.ndim(low) else low
-        hi = high[i] if np.ndim(high) else high
+        lo = low[i] if isinstance(low, np.ndarray) else low
+        hi = high[i] if isinstance(high, np.ndarray) else high
         raise InvalidCommand(f'{field}[{i}]={values[i]:g} out of range [{lo:g}, {hi:g}]')
 
 
 @lru_cache(maxsize=8)
-def _plain_bounds(limits, n):
+def _plain_bounds(limits: GainLimits, n: int) -> Optional[PlainBounds]:
     """Return ((field, low, high) of the scalar bounds, per-joint t_pos (low, high)) or None."""
-    bounds = (('kp', 0.0, limits.kp_max), ('kd', 0.0, limits.kd_max),
-              ('ki', 0.0, limits.ki_max),
-              ('t_vel', -limits.velocity_limit, limits.velocity_limit),
-              ('t_trq', -limits.effort_limit, limits.effort_limit))
+    bounds: Tuple[Tuple[str, float, float], ...] = (
+        ('kp', 0.0, limits.kp_max), ('kd', 0.0, limits.kd_max), ('ki', 0.0, limits.ki_max),
+        ('t_vel', -limits.velocity_limit, limits.velocity_limit),
+        ('t_trq', -limits.effort_limit, limits.effort_limit))
     low = [float(v) for v in np.resize(np.asarray(limits.position_min, float), n)]
     high = [float(v) for v in np.resize(np.asarray(limits.position_max, float), n)]
     if not all(math.isfinite(v) for v in [b for _, lo, hi in bounds for b in (lo, hi)]
@@ -74,7 +82,7 @@ def _plain_bounds(limits, n):
     return bounds, tuple(zip(low, high))
 
 
-def _within_plain(msg, n, limits):
+def _within_plain(msg: Any, n: int, limits: GainLimits) -> bool:
     """
     Check with plain floats that every number is inside its (finite) bounds.
 
@@ -97,7 +105,8 @@ def _within_plain(msg, n, limits):
         return False
 
 
-def validate(msg, joint_names, limits, plain=True):
+def validate(msg: Any, joint_names: Sequence[str], limits: GainLimits,
+             plain: bool = True) -> ValidCommand:
     """
     Return a ValidCommand for a JointCommand-like `msg`, or raise InvalidCommand.
 
@@ -129,10 +138,10 @@ def validate(msg, joint_names, limits, plain=True):
                              '(configured order)')
     if plain and _within_plain(msg, n, limits):
         brake = np.array(msg.brake, dtype=bool)
-        return ValidCommand(source, *(np.asarray(getattr(msg, field), dtype=np.float64)
-                                      for field in ('kp', 'kd', 't_pos', 't_vel', 't_trq')),
-                            brake)
-    arrays = {}
+        kp, kd, t_pos, t_vel, t_trq = (np.asarray(getattr(msg, field), dtype=np.float64)
+                                       for field in ('kp', 'kd', 't_pos', 't_vel', 't_trq'))
+        return ValidCommand(source, kp, kd, t_pos, t_vel, t_trq, brake)
+    arrays: Dict[str, FloatArray] = {}
     for field in ARRAY_FIELDS[:-1]:
         values = np.asarray(getattr(msg, field), dtype=np.float64)
         bad = np.flatnonzero(~np.isfinite(values))
@@ -150,7 +159,7 @@ def validate(msg, joint_names, limits, plain=True):
                         arrays['t_trq'], brake)
 
 
-def damping_command(n, kd, source='safe_damping'):
+def damping_command(n: int, kd: float, source: str = 'safe_damping') -> ValidCommand:
     """Return the safe damping command: no stiffness, no torque, only velocity damping."""
     zeros = np.zeros(n)
     return ValidCommand(source, zeros, np.full(n, float(kd)), zeros, zeros, zeros,

@@ -21,6 +21,13 @@ def test_yaml_equals_code_defaults():
         assert shipped[f'/**/{node}']['ros__parameters'] == params.defaults(classes), node
 
 
+def test_typed_declarations_follow_the_class_tables():
+    """declare_bridge/declare_control name the configs of BRIDGE/CONTROL in their order."""
+    for named, classes in ((params.BridgeParams, params.BRIDGE),
+                           (params.ControlParams, params.CONTROL)):
+        assert [named.__annotations__[f] for f in named._fields] == list(classes)
+
+
 @pytest.mark.parametrize('namespace', ['/hb50', '/robot2', '/'])
 def test_wildcard_sections_of_the_shipped_file_reach_the_nodes_in_any_namespace(
         namespace, tmp_path):
