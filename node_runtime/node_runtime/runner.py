@@ -29,18 +29,8 @@ body may return a status of the tool's own (robstride_cli: 3 unreachable). ``Ros
 alone is the same start and teardown for code that opens a context of its own inside a
 command (ros2cli_py's hidden node, its daemon).
 
-Exit status, the same in every executable of the workspace:
-
-- 0 (EXIT_STOPPED): the run ended by a stop request (SIGINT, SIGTERM) at any moment, or
-  by itself (a duration, a node's ``done``).
-- 2 (EXIT_CONFIG): a bad parameter or configuration (ValueError, ConfigError, rclpy's
-  ParameterException, a bad ``--ros-args`` rule), with exactly one line on stderr:
-  ``<prog>: configuration error: <reason>``.
-- 1 (EXIT_FAILURE): any other failure, with one line on stderr:
-  ``<prog>: error: <reason>``; the traceback too when NODE_RUNTIME_DEBUG is set.
-
-A failure while a stop is being handled counts as the stop (status 0): a publisher that
-loses the race against the shutdown is no failure of the program.
+Exit status: 0 on a stop, 2 on a bad configuration, 1 on any other failure, each with one
+stderr line; the rule is node_runtime.exit_codes'.
 
 The parts live in their own modules, all re-exported here: the exit-code rule
 (``exit_codes``), the periodic-node contract ``PeriodicNode`` and ``shared_loop``
