@@ -233,10 +233,26 @@ class CliNode(GraphView):
             snap = self.snapshot()
             if snap != last:
                 last, changed = snap, now
-            if now - start >= MIN_DISCOVERY_S and now - changed >= SETTLE_S:
+            if now - start >= MIN_DISCOVERY_S and now - changed >= SETTLE_S \
+                    and self._endpoints_known():
                 return
             if now - start >= MAX_DISCOVERY_S:
                 return
+
+    def _endpoints_known(self) -> bool:
+        # Every rclpy/rclcpp node publishes at least /rosout and /parameter_events: a node
+        # known without a publisher has had its name discovered and its endpoints not yet
+        # (a loaded host can take more than SETTLE_S between the two).
+        n = self.node
+        for name, namespace in n.get_node_names_and_namespaces():
+            if name.startswith('_'):
+                continue
+            try:
+                if not n.get_publisher_names_and_types_by_node(name, namespace):
+                    return False
+            except Exception:   # noqa: B902 - the node left meanwhile: nothing to wait for
+                continue
+        return True
 
     def action_names_and_types(self) -> NamesAndTypes:
         """Actions in the graph (from their topics and services, as rclpy.action.graph)."""
