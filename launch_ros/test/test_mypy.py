@@ -5,7 +5,7 @@ from pathlib import Path
 
 import launch
 import pytest
-from workspace_testing.mypy_strict import mypy_strict
+from workspace_testing.mypy_strict import mypy_strict, user_code_lines
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -45,10 +45,7 @@ matches_node_name(3)
 def test_user_code_sees_the_types(tmp_path, cache_dir):
     # What a user type-checking code against the installed package gets: real types, not
     # Any, and a wrongly typed argument flagged.
-    (tmp_path / 'user.py').write_text(USER_CODE)
-    result = mypy_strict(tmp_path, 'user.py', cache_dir=cache_dir)
-    lines = [line.split(': ', 1)[1] for line in result.stdout.splitlines()
-             if line.startswith('user.py:')]
+    lines = user_code_lines(tmp_path, USER_CODE, cache_dir)
     expected = [
         'note: Revealed type is "dict[int, str]"',
         'note: Revealed type is "def (Any) -> bool"',
@@ -57,4 +54,4 @@ def test_user_code_sees_the_types(tmp_path, cache_dir):
         'error: Argument 1 to "matches_node_name" has incompatible type "int"; expected "str"'
         '  [arg-type]',
     ]
-    assert lines == expected, result.stdout + result.stderr
+    assert lines == expected, lines

@@ -4,7 +4,7 @@
 from pathlib import Path
 
 import pytest
-from workspace_testing.mypy_strict import mypy_strict
+from workspace_testing.mypy_strict import mypy_strict, user_code_lines
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -41,10 +41,7 @@ bounded('name', limit='long')
 def test_user_code_sees_the_types(tmp_path, cache_dir):
     # What a user type-checking code against the installed package gets: real types, not
     # Any, and a wrongly typed argument flagged.
-    (tmp_path / 'user.py').write_text(USER_CODE)
-    result = mypy_strict(tmp_path, 'user.py', cache_dir=cache_dir)
-    lines = [line.split(': ', 1)[1] for line in result.stdout.splitlines()
-             if line.startswith('user.py:')]
+    lines = user_code_lines(tmp_path, USER_CODE, cache_dir)
     expected = [
         'note: Revealed type is "bool"',
         'note: Revealed type is "threading.Event"',
@@ -54,4 +51,4 @@ def test_user_code_sees_the_types(tmp_path, cache_dir):
         'error: Argument "limit" to "bounded" has incompatible type "str"; expected "int"  '
         '[arg-type]',
     ]
-    assert lines == expected, result.stdout + result.stderr
+    assert lines == expected, lines

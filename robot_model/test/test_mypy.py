@@ -4,7 +4,7 @@
 from pathlib import Path
 
 import pytest
-from workspace_testing.mypy_strict import mypy_strict
+from workspace_testing.mypy_strict import mypy_strict, user_code_lines
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -35,14 +35,11 @@ to_rpy((1.0, 0.0, 0.0))
 def test_user_code_sees_the_types(tmp_path, cache_dir):
     # What a user type-checking code against the installed package gets: real types, and a
     # quaternion of three components flagged.
-    (tmp_path / 'user.py').write_text(USER_CODE)
-    result = mypy_strict(tmp_path, 'user.py', cache_dir=cache_dir)
-    lines = [line.split(': ', 1)[1] for line in result.stdout.splitlines()
-             if line.startswith('user.py:')]
+    lines = user_code_lines(tmp_path, USER_CODE, cache_dir)
     expected = [
         'note: Revealed type is "tuple[float, float, float]"',
         'note: Revealed type is "tuple[float, float, float, float]"',
         'error: Argument 1 to "to_rpy" has incompatible type "tuple[float, float, float]"; '
         'expected "tuple[float, float, float, float]"  [arg-type]',
     ]
-    assert lines == expected, result.stdout + result.stderr
+    assert lines == expected, lines

@@ -12,7 +12,7 @@ take for packages.
 from pathlib import Path
 import subprocess
 import sys
-from typing import Sequence
+from typing import List, Sequence
 
 CONFIG = '[mypy]\n\n[mypy-rclpy.*]\nfollow_imports = skip\nfollow_imports_for_stubs = True\n'
 
@@ -31,3 +31,16 @@ def mypy_strict(cwd: Path, *targets: str, skip: Sequence[str] = (),
         [sys.executable, '-m', 'mypy', '--config-file', 'mypy.ini', '--strict',
          '--ignore-missing-imports', '--cache-dir', str(cache_dir or cwd / 'mypy_cache'),
          *targets], capture_output=True, text=True, timeout=timeout, cwd=cwd)
+
+
+def user_code_lines(cwd: Path, source: str, cache_dir: 'Path | None' = None) -> List[str]:
+    """
+    Type-check ``source`` as a user's file in ``cwd``; return mypy's lines about it.
+
+    Each line without its ``user.py:<line>:`` prefix, e.g. ``note: Revealed type is "str"``:
+    what a user checking code against the installed packages sees.
+    """
+    (cwd / 'user.py').write_text(source)
+    result = mypy_strict(cwd, 'user.py', cache_dir=cache_dir)
+    return [line.split(': ', 1)[1] for line in result.stdout.splitlines()
+            if line.startswith('user.py:')]
