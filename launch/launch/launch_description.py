@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """The LaunchDescription class: the entities a launch file describes."""
 
-from typing import Iterable, List, Optional, Text, Tuple, TYPE_CHECKING
+from typing import cast, Iterable, List, Optional, Text, Tuple, TYPE_CHECKING
 
 from .launch_description_entity import LaunchDescriptionEntity
 
@@ -83,12 +83,11 @@ class LaunchDescription(LaunchDescriptionEntity):
     ) -> List[Tuple['DeclareLaunchArgument', Optional[List['IncludeLaunchDescription']]]]:
         """Return (argument, the IncludeLaunchDescription actions it is nested in, or None)."""
         from .actions.declare_launch_argument import DeclareLaunchArgument
-        from .actions.include_launch_description import IncludeLaunchDescription
         from .actions.reset_launch_configurations import ResetLaunchConfigurations
-        found: List[Tuple[DeclareLaunchArgument, Optional[List[IncludeLaunchDescription]]]] = []
+        found: List[Tuple[DeclareLaunchArgument, Optional[List['IncludeLaunchDescription']]]] = []
 
         def walk(entities: Iterable[LaunchDescriptionEntity], conditional: bool,
-                 includes: Optional[List[IncludeLaunchDescription]]) -> None:
+                 includes: Optional[List['IncludeLaunchDescription']]) -> None:
             for entity in entities:
                 if isinstance(entity, DeclareLaunchArgument):
                     if entity.name not in [a.name for a, _ in found]:
@@ -98,8 +97,8 @@ class LaunchDescription(LaunchDescriptionEntity):
                 if isinstance(entity, ResetLaunchConfigurations):
                     return      # later arguments cannot be set from the command line
                 nested = includes
-                if isinstance(entity, IncludeLaunchDescription):
-                    nested = (includes or []) + [entity]
+                if entity.includes_launch_description:
+                    nested = (includes or []) + [cast('IncludeLaunchDescription', entity)]
                 walk(entity.describe_sub_entities(), conditional, nested)
                 for _, sub_entities in entity.describe_conditional_sub_entities():
                     walk(sub_entities, True, nested)

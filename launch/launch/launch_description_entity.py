@@ -2,7 +2,7 @@
 """The LaunchDescriptionEntity class: anything a LaunchDescription may hold."""
 
 import asyncio
-from typing import Any, Iterable, List, Optional, Text, Tuple, TYPE_CHECKING
+from typing import Any, ClassVar, Iterable, List, Optional, Text, Tuple, TYPE_CHECKING
 
 if TYPE_CHECKING:
     from .launch_context import LaunchContext
@@ -15,6 +15,11 @@ class LaunchDescriptionEntity:
     Visiting an entity (``visit``) may return more entities to visit; an entity with
     ongoing work returns a future from ``get_asyncio_future`` which launch waits on.
     """
+
+    #: True for an entity that includes another launch description (IncludeLaunchDescription):
+    #: LaunchDescription's launch-argument walk nests the arguments it finds inside under it,
+    #: and knows it by this, not by importing the action (which imports LaunchDescription).
+    includes_launch_description: ClassVar[bool] = False
 
     def describe(self) -> Text:
         """Return a text description of the entity (NotImplementedError: subclasses do)."""

@@ -7,7 +7,8 @@ import os
 import pty
 import signal
 import subprocess
-from typing import Any, Callable, cast, Dict, List, Optional, Set, Text, TYPE_CHECKING, Union
+from typing import (Any, Callable, cast, Dict, List, Optional, Set, Text, Type, TYPE_CHECKING,
+                    Union)
 
 import launch.logging
 
@@ -18,9 +19,7 @@ from ..action import Action
 from ..descriptions import Executable
 from ..event import Event
 from ..event_handler import EventHandler
-from ..event_handlers.on_process_exit import OnProcessExit
-from ..event_handlers.on_process_io import OnProcessIO
-from ..event_handlers.on_process_start import OnProcessStart
+from ..event_handlers.on_action_event_base import OnActionEventBase
 from ..event_handlers.on_shutdown import OnShutdown
 from ..events import matchers
 from ..events import Shutdown
@@ -237,9 +236,9 @@ class ExecuteLocal(Action):
             return None
         if self._subprocess_transport is None:
             # not started yet: shut it down as soon as it is
-            context.register_event_handler(OnProcessStart(
-                target_action=self,
-                on_start=lambda event, ctx: self._shutdown_process(ctx, send_sigint=send_sigint),
+            context.register_event_handler(self.__own_event_handler(
+                ProcessStarted,
+                lambda event, ctx: self._shutdown_process(ctx, send_sigint=send_sigint),
                 handle_once=True))
             return None
         self.__shutdown_future.set_result(None)
@@ -313,6 +312,22 @@ class ExecuteLocal(Action):
         return None
 
     # output
+    def __own_event_handler(
+        self, event_cls: Type[Event],
+        on_event: Union[SomeEntitiesType, Callable[..., Optional[SomeEntitiesType]]],
+        **kwargs: Any
+    ) -> OnActionEventBase:
+        # OnProcessStart/IO/Exit(target_action=self) without importing them: they import
+        # this module for their target class
+        return OnActionEventBase(action_matcher=self, on_event=on_event,
+                                 target_event_cls=event_cls, target_action_cls=ExecuteLocal,
+                                 **kwargs)
+
+    def __on_io(self, event: Event, context: 'LaunchContext') -> None:
+        assert isinstance(event, ProcessIO)
+        if event.from_stdout or event.from_stderr:
+            self.__on_output(event)
+
     def __on_output(self, event: ProcessIO) -> None:
         fd = 1 if event.from_stdout else 2
         logger = self.__stdout_logger if fd == 1 else self.__stderr_logger
@@ -442,13 +457,12 @@ class ExecuteLocal(Action):
                          entities=OpaqueFunction(function=self.__on_shutdown_process_event)),
             EventHandler(matcher=lambda event: isinstance(event, SignalProcess),
                          entities=OpaqueFunction(function=self.__on_signal_process_event)),
-            OnProcessIO(target_action=self, on_stdout=self.__on_output,
-                        on_stderr=self.__on_output),
+            self.__own_event_handler(ProcessIO, self.__on_io),
             OnShutdown(on_shutdown=self.__on_shutdown),
-            OnProcessExit(target_action=self, on_exit=self.__flush_buffers),
+            self.__own_event_handler(ProcessExited, self.__flush_buffers),
         ]
         if self.__on_exit is not None:
-            handlers.insert(-1, OnProcessExit(target_action=self, on_exit=self.__on_exit))
+            handlers.insert(-1, self.__own_event_handler(ProcessExited, self.__on_exit))
         for handler in handlers:
             context.register_event_handler(handler)
         try:

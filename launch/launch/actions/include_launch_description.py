@@ -30,6 +30,8 @@ class IncludeLaunchDescription(Action):
     included description without a default that is not given is an error.
     """
 
+    includes_launch_description = True
+
     def __init__(self, launch_description_source: Union[LaunchDescriptionSource,
                                                         LaunchDescription,
                                                         SomeSubstitutionsType], *,

@@ -46,7 +46,8 @@ class Parser:
         if Parser.__extensions_loaded:
             return
         Parser.__extensions_loaded = True
-        import launch.actions  # noqa: F401 - its actions expose themselves
+        # launch's own actions have exposed themselves already: importing this module ran
+        # launch/__init__, which imports launch.actions
         for entry_point in _entry_points(_EXTENSION_GROUP):
             try:
                 entry_point.load()
