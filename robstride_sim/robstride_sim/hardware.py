@@ -16,117 +16,37 @@ Command safety (before any frame is encoded): a joint command is refused whole, 
 and a counter (`refused`), when a commanded joint's last feedback is older than
 max_feedback_age_s, a value is NaN/inf, or a value is outside the model's range; write()
 checks every motion frame's fields against the model again and sends nothing it refuses.
+
+This module is the RobstrideHardware class, the cycle and the service semantics; the joints
+(hardware_joints), the exceptions (hardware_errors) and the command checks (command_safety)
+are modules of their own.
 """
-from dataclasses import dataclass, field
 import math
 from typing import Callable, Dict, List, Optional, Sequence
 
 from . import protocol as proto
 from .bus import Bus, BUS_NOT_OPEN, BusError
+from .command_safety import check_command, unsafe_motion
+from .hardware_errors import (CommandError, CommandIgnoredError, ReactivationError,
+                              UnknownItemError, UnknownMotorError)
+from .hardware_joints import JointConfig, JointRuntime, RUN_STATE_RESET, validate_joints
 from .logbound import clip
-from .models import MotorModel, P_MAX
 from .params import ParamError, PARAMS_BY_NAME, parse_index, validate_write
+
+# The API of the hardware interface; the joints and exceptions re-exported from their modules.
+__all__ = ['COMM_STATE_BUS_NOT_OPEN', 'COMM_STATE_OK', 'COMM_STATE_SEND_FAIL', 'CommandError',
+           'CommandIgnoredError', 'GAIN_ITEMS', 'GET_ITEMS', 'JointConfig', 'JointRuntime',
+           'ReactivationError', 'RobstrideHardware', 'UnknownItemError', 'UnknownMotorError']
 
 COMM_STATE_OK = 0
 COMM_STATE_BUS_NOT_OPEN = -1
 COMM_STATE_SEND_FAIL = -2
 
-RUN_STATE_RESET = 0
-RUN_STATE_MOTOR = 2
 RUN_MODE_INDEX = PARAMS_BY_NAME['run_mode'].index
 
 GET_ITEMS = ('position', 'velocity', 'torque', 'effort', 'temperature', 'run_state',
              'fault_bits')
 GAIN_ITEMS = ('kp', 'kd')
-
-
-class UnknownMotorError(LookupError):
-    """No configured joint has this CAN id."""
-
-
-class UnknownItemError(LookupError):
-    """An item_name Get does not know."""
-
-
-class CommandError(ValueError):
-    """A joint command that cannot be applied (nothing of it was applied)."""
-
-    def __init__(self, text: str, reason: str = 'invalid') -> None:
-        super().__init__(text)
-        self.reason = reason      # counter key: invalid, non_finite, out_of_range, stale
-
-
-class CommandIgnoredError(RuntimeError):
-    """A joint command arrived while the interface is frozen after a joint loss."""
-
-
-class ReactivationError(RuntimeError):
-    """Reactivation refused (a joint still gives no feedback)."""
-
-
-@dataclass
-class JointConfig:
-    name: str
-    can_id: int
-    model: MotorModel
-    direction: int = 1
-    kp: float = 0.0
-    kd: float = 0.0
-
-    def validate(self) -> None:
-        """Raise ValueError when the joint's configuration is impossible."""
-        if not 1 <= self.can_id <= 127:
-            raise ValueError(f'joint {self.name}: CAN id {self.can_id} outside 1..127')
-        if self.direction not in (1, -1):
-            raise ValueError(f'joint {self.name}: direction must be 1 or -1')
-        for gain, top in (('kp', self.model.kp_max), ('kd', self.model.kd_max)):
-            value = getattr(self, gain)
-            if not math.isfinite(value) or not 0.0 <= value <= top:
-                raise ValueError(f'joint {self.name}: {gain} {value} outside [0, {top}] '
-                                 f'for {self.model.name}')
-
-
-@dataclass
-class JointRuntime:
-    """Decoded state and command bookkeeping of one joint (motor side for state)."""
-
-    cfg: JointConfig
-    position: float = 0.0
-    velocity: float = 0.0
-    torque: float = 0.0
-    temperature: float = 0.0
-    run_state: int = 0
-    fault_bits: int = 0
-    last_feedback: Optional[float] = None
-    have_feedback: bool = False
-    lost: bool = False
-    kp: float = 0.0
-    kd: float = 0.0
-    pending_gains: Dict[str, float] = field(default_factory=dict)
-    # Joint-side targets; None until the first feedback sets them to the current position.
-    target_position: Optional[float] = None
-    target_velocity: float = 0.0
-    target_effort: float = 0.0
-    last_enable: Optional[float] = None
-
-    @property
-    def enabled(self) -> bool:
-        """Torqued, as the last feedback says."""
-        return self.run_state == RUN_STATE_MOTOR
-
-
-def validate_joints(joints: Sequence[JointConfig]) -> None:
-    """Raise ValueError unless the joints are a usable, unique, valid set."""
-    if not joints:
-        raise ValueError('at least one joint is required')
-    names = [j.name for j in joints]
-    ids = [j.can_id for j in joints]
-    if len(set(names)) != len(names):
-        raise ValueError(f'joint names are not unique: {names}')
-    if len(set(ids)) != len(ids):
-        raise ValueError(f'CAN ids are not unique: {ids}')
-    for j in joints:
-        j.validate()
 
 
 class RobstrideHardware:
@@ -276,7 +196,7 @@ class RobstrideHardware:
         d = j.cfg.direction
         fields = (d * j.target_position, d * j.target_velocity, j.kp, j.kd,
                   d * j.target_effort)
-        problem = self._unsafe_motion(j.cfg.model, *fields)
+        problem = unsafe_motion(j.cfg.model, *fields)
         if problem:
             # Never reached through command()/set_item(); a last guard before encoding.
             self._count('unsafe_frame')
@@ -284,26 +204,6 @@ class RobstrideHardware:
             return True
         frame = proto.encode_motion(j.cfg.model, cid, *fields)
         return self._send(frame, now)
-
-    @staticmethod
-    def _unsafe_motion(model: MotorModel, position: float, velocity: float, kp: float,
-                       kd: float, torque: float) -> str:
-        # Every bound is finite, so values within all of them are finite too (NaN fails
-        # every comparison): the usual case, decided without building the table below.
-        v_max, t_max = model.v_max, model.t_max
-        if (-P_MAX <= position <= P_MAX and -v_max <= velocity <= v_max
-                and 0.0 <= kp <= model.kp_max and 0.0 <= kd <= model.kd_max
-                and -t_max <= torque <= t_max and math.isfinite(v_max + t_max + model.kp_max
-                                                                + model.kd_max)):
-            return ''
-        for label, value, low, high in (
-                ('position', position, -P_MAX, P_MAX),
-                ('velocity', velocity, -model.v_max, model.v_max),
-                ('kp', kp, 0.0, model.kp_max), ('kd', kd, 0.0, model.kd_max),
-                ('torque', torque, -model.t_max, model.t_max)):
-            if not math.isfinite(value) or not low <= value <= high:
-                return f'{label} {value} outside [{low:g}, {high:g}]'
-        return ''
 
     def _count(self, reason: str) -> None:
         self.refused[reason] = self.refused.get(reason, 0) + 1
@@ -330,9 +230,11 @@ class RobstrideHardware:
         applies nothing on bad input: raises CommandError (reason counted in `refused`),
         CommandIgnoredError while frozen. `now` defaults to the time of the last read().
         """
+        if self.frozen:
+            raise CommandIgnoredError('frozen after a joint loss; call reactivate')
         try:
-            self._check_command(names, positions, velocities, efforts,
-                                self._now if now is None else now)
+            check_command(self.joints, self._by_name, names, positions, velocities, efforts,
+                          self._now if now is None else now, self.max_feedback_age_s)
         except CommandError as exc:
             self._count(exc.reason)
             raise
@@ -346,41 +248,6 @@ class RobstrideHardware:
                 j.target_velocity = float(velocities[i])
             if efforts:
                 j.target_effort = float(efforts[i])
-
-    def _check_command(self, names: Sequence[str], positions: Sequence[float],
-                       velocities: Sequence[float], efforts: Sequence[float],
-                       now: Optional[float]) -> None:
-        if self.frozen:
-            raise CommandIgnoredError('frozen after a joint loss; call reactivate')
-        if not names:
-            names = [j.cfg.name for j in self.joints]
-        if len(names) > len(self.joints) or len(set(names)) != len(names):
-            raise CommandError(f'{len(names)} joint names with duplicates or more than the '
-                               f'{len(self.joints)} configured joints')
-        targets: List[JointRuntime] = []
-        for name in names:
-            if not isinstance(name, str) or name not in self._by_name:
-                raise CommandError(f'unknown joint {clip(name)}')
-            targets.append(self._by_name[name])
-        fields = (('position', positions, lambda m: P_MAX), ('velocity', velocities,
-                  lambda m: m.v_max), ('effort', efforts, lambda m: m.t_max))
-        for label, values, limit in fields:
-            if len(values) not in (0, len(names)):
-                raise CommandError(f'{label} has {len(values)} values for {len(names)} joints')
-            for j, v in zip(targets, values):
-                top = limit(j.cfg.model)
-                if not math.isfinite(v):
-                    raise CommandError(f'{j.cfg.name}: {label} {v} is not finite',
-                                       'non_finite')
-                if abs(v) > top:
-                    raise CommandError(f'{j.cfg.name}: {label} {v:g} outside +-{top:g}',
-                                       'out_of_range')
-        for j in targets:
-            age = None if j.last_feedback is None or now is None else now - j.last_feedback
-            if age is None or age > self.max_feedback_age_s:
-                shown = 'no feedback yet' if age is None else f'last feedback {age:.3f} s ago'
-                raise CommandError(f'{j.cfg.name}: {shown} (limit '
-                                   f'{self.max_feedback_age_s:g} s)', 'stale')
 
     # --- services --------------------------------------------------------------------------
 
