@@ -207,3 +207,25 @@ def test_normalize_and_perform():
         normalize_to_list_of_substitutions([1])
     with pytest.raises(TypeError):
         TextSubstitution(text=1)
+
+
+@pytest.mark.parametrize('cls, arguments, message', [
+    (EnvironmentVariable, [], 'EnvironmentVariable takes 1 to 2 argument(s), got 0'),
+    (EnvironmentVariable, ['a', 'b', 'c'], 'EnvironmentVariable takes 1 to 2 argument(s), got 3'),
+    (EqualsSubstitution, ['a'], 'EqualsSubstitution takes 2 argument(s), got 1'),
+    (ThisLaunchFileDir, ['a'], 'ThisLaunchFileDir takes 0 argument(s), got 1'),
+])
+def test_frontend_argument_count(cls, arguments, message):
+    # $(env), $(eq), $(dirname) with the wrong number of arguments: the frontend's error
+    data = [normalize_to_list_of_substitutions(a) for a in arguments]
+    with pytest.raises(TypeError, match=re.escape(message)):
+        cls.parse(data)
+
+
+def test_frontend_arguments_by_position():
+    data = [normalize_to_list_of_substitutions(a) for a in ('HOME', 'none')]
+    cls, kwargs = EnvironmentVariable.parse(data)
+    assert cls is EnvironmentVariable and list(kwargs) == ['name', 'default_value']
+    assert LaunchConfiguration.parse(data[:1])[1] == {'variable_name': data[0]}
+    assert ThisLaunchFileDir.parse([]) == (ThisLaunchFileDir, {})
+    assert ThisLaunchFileDir().describe() == 'ThisLaunchFileDir()'

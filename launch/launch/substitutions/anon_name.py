@@ -7,6 +7,7 @@ import re
 import socket
 from typing import Any, Dict, List, Sequence, Text, Tuple, Type, TYPE_CHECKING
 
+from .frontend_arguments import positional_arguments
 from ..frontend.expose import expose_substitution
 from ..some_substitutions_type import SomeSubstitutionsType
 from ..substitution import Substitution
@@ -36,9 +37,7 @@ class AnonName(Substitution):
         cls, data: Sequence[SomeSubstitutionsType]
     ) -> Tuple[Type['Substitution'], Dict[str, Any]]:
         """Parse the arguments of the substitution in a frontend file."""
-        if not 1 <= len(data) <= 1:
-            raise TypeError(f'{cls.__name__} takes 1 argument(s), got {len(data)}')
-        return cls, {'name': data[0]}
+        return cls, positional_arguments(cls, data, ('name',), required=1)
 
     @property
     def name(self) -> List[Substitution]:

@@ -7,6 +7,7 @@ from typing import Any, Dict, List, Sequence, Text, Tuple, Type, TYPE_CHECKING
 
 import launch.logging
 
+from .frontend_arguments import positional_arguments
 from .substitution_failure import SubstitutionFailure
 from ..frontend.expose import expose_substitution
 from ..some_substitutions_type import SomeSubstitutionsType
@@ -41,9 +42,7 @@ class Command(Substitution):
         cls, data: Sequence[SomeSubstitutionsType]
     ) -> Tuple[Type['Substitution'], Dict[str, Any]]:
         """Parse the arguments of the substitution in a frontend file."""
-        if not 1 <= len(data) <= 2:
-            raise TypeError(f'{cls.__name__} takes 1 to 2 argument(s), got {len(data)}')
-        return cls, {'command': data[0], **({'on_stderr': data[1]} if len(data) > 1 else {})}
+        return cls, positional_arguments(cls, data, ('command', 'on_stderr'), required=1)
 
     @property
     def command(self) -> List[Substitution]:

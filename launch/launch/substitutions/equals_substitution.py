@@ -4,6 +4,7 @@
 import math
 from typing import Any, Dict, List, Optional, Sequence, Text, Tuple, Type, TYPE_CHECKING
 
+from .frontend_arguments import positional_arguments
 from ..frontend.expose import expose_substitution
 from ..substitution import Substitution
 
@@ -72,9 +73,7 @@ class EqualsSubstitution(Substitution):
         cls, data: Sequence['SomeSubstitutionsType']
     ) -> Tuple[Type['Substitution'], Dict[str, Any]]:
         """Parse the arguments of the substitution in a frontend file."""
-        if not 2 <= len(data) <= 2:
-            raise TypeError(f'{cls.__name__} takes 2 argument(s), got {len(data)}')
-        return cls, {'left': data[0], 'right': data[1]}
+        return cls, positional_arguments(cls, data, ('left', 'right'), required=2)
 
     @property
     def left(self) -> List['Substitution']:

@@ -3,6 +3,7 @@
 
 from typing import Any, Dict, List, Sequence, Text, Tuple, Type
 
+from .frontend_arguments import positional_arguments
 from .substitution_failure import SubstitutionFailure
 from ..frontend.expose import expose_substitution
 from ..some_substitutions_type import SomeSubstitutionsType
@@ -23,9 +24,7 @@ class FileContent(Substitution):
     @classmethod
     def parse(cls, data: Sequence[Any]) -> Tuple[Type['FileContent'], Dict[str, Any]]:
         """Parse ``$(file-content <path>)``."""
-        if len(data) != 1:
-            raise TypeError(f'{cls.__name__} takes 1 argument(s), got {len(data)}')
-        return cls, {'path': data[0]}
+        return cls, positional_arguments(cls, data, ('path',), required=1)
 
     @property
     def path(self) -> List[Substitution]:

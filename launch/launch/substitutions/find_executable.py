@@ -4,6 +4,7 @@
 import shutil
 from typing import Any, Dict, List, Sequence, Text, Tuple, Type, TYPE_CHECKING
 
+from .frontend_arguments import positional_arguments
 from .substitution_failure import SubstitutionFailure
 from ..frontend.expose import expose_substitution
 from ..some_substitutions_type import SomeSubstitutionsType
@@ -29,9 +30,7 @@ class FindExecutable(Substitution):
         cls, data: Sequence[SomeSubstitutionsType]
     ) -> Tuple[Type['Substitution'], Dict[str, Any]]:
         """Parse the arguments of the substitution in a frontend file."""
-        if not 1 <= len(data) <= 1:
-            raise TypeError(f'{cls.__name__} takes 1 argument(s), got {len(data)}')
-        return cls, {'name': data[0]}
+        return cls, positional_arguments(cls, data, ('name',), required=1)
 
     @property
     def name(self) -> List[Substitution]:

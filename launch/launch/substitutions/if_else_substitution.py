@@ -3,6 +3,7 @@
 
 from typing import Any, Dict, Sequence, Text, Tuple, Type, TYPE_CHECKING
 
+from .frontend_arguments import positional_arguments
 from ..frontend.expose import expose_substitution
 from ..some_substitutions_type import SomeSubstitutionsType
 from ..substitution import Substitution
@@ -33,9 +34,8 @@ class IfElseSubstitution(Substitution):
         cls, data: Sequence[SomeSubstitutionsType]
     ) -> Tuple[Type['Substitution'], Dict[str, Any]]:
         """Parse the arguments of the substitution in a frontend file."""
-        if not 3 <= len(data) <= 3:
-            raise TypeError(f'{cls.__name__} takes 3 argument(s), got {len(data)}')
-        return cls, {'condition': data[0], 'if_value': data[1], 'else_value': data[2]}
+        return cls, positional_arguments(cls, data, ('condition', 'if_value', 'else_value'),
+                                         required=3)
 
     def describe(self) -> Text:
         """Return a description of this substitution as a string."""

@@ -3,6 +3,7 @@
 
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Text, Tuple, Type, TYPE_CHECKING
 
+from .frontend_arguments import positional_arguments
 from .substitution_failure import SubstitutionFailure
 from ..frontend.expose import expose_substitution
 from ..some_substitutions_type import SomeSubstitutionsType
@@ -40,9 +41,7 @@ class LaunchConfiguration(Substitution):
         cls, data: Sequence[SomeSubstitutionsType]
     ) -> Tuple[Type['Substitution'], Dict[str, Any]]:
         """Parse the arguments of the substitution in a frontend file."""
-        if not 1 <= len(data) <= 2:
-            raise TypeError(f'{cls.__name__} takes 1 to 2 argument(s), got {len(data)}')
-        return cls, {'variable_name': data[0], **({'default': data[1]} if len(data) > 1 else {})}
+        return cls, positional_arguments(cls, data, ('variable_name', 'default'), required=1)
 
     @property
     def variable_name(self) -> List[Substitution]:

@@ -4,6 +4,7 @@
 from typing import Any, Dict, Sequence, Text, Tuple, Type, TYPE_CHECKING
 
 from .equals_substitution import EqualsSubstitution
+from .frontend_arguments import positional_arguments
 from ..frontend.expose import expose_substitution
 
 if TYPE_CHECKING:
@@ -21,9 +22,7 @@ class NotEqualsSubstitution(EqualsSubstitution):
         cls, data: Sequence['SomeSubstitutionsType']
     ) -> Tuple[Type['Substitution'], Dict[str, Any]]:
         """Parse the arguments of the substitution in a frontend file."""
-        if not 2 <= len(data) <= 2:
-            raise TypeError(f'{cls.__name__} takes 2 argument(s), got {len(data)}')
-        return cls, {'left': data[0], 'right': data[1]}
+        return cls, positional_arguments(cls, data, ('left', 'right'), required=2)
 
     def describe(self) -> Text:
         """Return a description of this substitution as a string."""

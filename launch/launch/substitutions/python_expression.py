@@ -4,6 +4,7 @@
 import importlib
 from typing import Any, Dict, List, Sequence, Text, Tuple, Type, TYPE_CHECKING
 
+from .frontend_arguments import positional_arguments
 from ..frontend.expose import expose_substitution
 from ..some_substitutions_type import SomeSubstitutionsType
 from ..substitution import Substitution
@@ -37,9 +38,7 @@ class PythonExpression(Substitution):
         cls, data: Sequence[List[Substitution]]
     ) -> Tuple[Type['Substitution'], Dict[str, Any]]:
         """Parse ``$(eval <expression> [<comma-separated modules>])``."""
-        if not 1 <= len(data) <= 2:
-            raise TypeError(f'{cls.__name__} takes 1 to 2 argument(s), got {len(data)}')
-        kwargs: Dict[str, Any] = {'expression': data[0]}
+        kwargs = positional_arguments(cls, data, ('expression', 'python_modules'), required=1)
         if len(data) == 2:
             from .text_substitution import TextSubstitution
             if not all(isinstance(s, TextSubstitution) for s in data[1]):

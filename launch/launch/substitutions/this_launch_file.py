@@ -3,6 +3,7 @@
 
 from typing import Any, Dict, Sequence, Text, Tuple, Type, TYPE_CHECKING
 
+from .frontend_arguments import positional_arguments
 from .substitution_failure import SubstitutionFailure
 from ..frontend.expose import expose_substitution
 from ..substitution import Substitution
@@ -16,24 +17,25 @@ if TYPE_CHECKING:
 class ThisLaunchFile(Substitution):
     """Substitutes the absolute path of the current launch file."""
 
+    #: The launch context's local that holds the value (set while a launch file loads).
+    LOCAL = 'current_launch_file_path'
+
     @classmethod
     def parse(
         cls, data: Sequence['SomeSubstitutionsType']
     ) -> Tuple[Type['Substitution'], Dict[str, Any]]:
         """Parse the arguments of the substitution in a frontend file."""
-        if not 0 <= len(data) <= 0:
-            raise TypeError(f'{cls.__name__} takes 0 argument(s), got {len(data)}')
-        return cls, {}
+        return cls, positional_arguments(cls, data, (), required=0)
 
     def describe(self) -> Text:
         """Return a description of this substitution as a string."""
-        return 'ThisLaunchFile()'
+        return f'{type(self).__name__}()'
 
     def perform(self, context: 'LaunchContext') -> Text:
-        """Return the path; SubstitutionFailure outside of a launch file."""
+        """Return the value; SubstitutionFailure outside of a launch file."""
         try:
-            path: Text = context.locals.current_launch_file_path
-            return path
+            value: Text = getattr(context.locals, self.LOCAL)
+            return value
         except AttributeError:
             raise SubstitutionFailure(
-                'ThisLaunchFile used outside of a launch file (in a script)') from None
+                f'{type(self).__name__} used outside of a launch file (in a script)') from None
