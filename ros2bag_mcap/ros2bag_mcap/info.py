@@ -7,7 +7,9 @@ import os
 import sys
 from typing import Any, Callable, Dict, Optional
 
-from .bag import bag_files, read_metadata, reindex, scan_file
+from .bag_metadata import read_metadata
+from .bag_reader import bag_files, scan_file
+from .bag_reindex import reindex
 
 
 def _time(ns: int) -> str:

@@ -20,7 +20,8 @@ import numpy as np
 import rclpy
 
 from . import qos as qos_util
-from .bag import read_messages, read_metadata
+from .bag_metadata import read_metadata
+from .bag_reader import read_messages
 from .schema import DefinitionNotFound, message_class
 
 SPIN_WINDOW = 0.0005

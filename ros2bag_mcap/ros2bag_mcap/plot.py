@@ -43,7 +43,7 @@ def load(uri: str) -> Dict[str, TopicData]:
     from mcap.reader import make_reader
     from mcap_ros2.decoder import DecoderFactory
 
-    from .bag import bag_files
+    from .bag_reader import bag_files
     topics: Dict[str, TopicData] = {}
     factory = DecoderFactory()
     decoders: Dict[int, Any] = {}
@@ -178,7 +178,7 @@ def plot_rates(topics: Dict[str, TopicData], t0: int, t_end: int,
 
 def plot_bag(uri: str, outdir: str) -> Dict[str, Dict[str, AxesData]]:
     """Write the figures; return {png path: {axes title: AxesData ({label: (x, y)})}}."""
-    from .bag import read_metadata
+    from .bag_metadata import read_metadata
     read_metadata(uri)
     topics = load(uri)
     os.makedirs(outdir, exist_ok=True)

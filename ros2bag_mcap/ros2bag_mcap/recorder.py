@@ -30,7 +30,7 @@ import rclpy
 from rclpy.qos import HistoryPolicy
 
 from . import qos as qos_util
-from .bag import BagWriter
+from .bag_writer import BagWriter
 from .schema import DefinitionNotFound, message_class
 
 HISTORY_DEPTH = 1000
