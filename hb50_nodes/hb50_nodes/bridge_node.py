@@ -3,7 +3,7 @@
 
 import time
 from types import SimpleNamespace
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, List, NamedTuple, Optional, Tuple
 
 from hb50_commons.msg import BridgeData, BridgeState, JointCommand
 from node_runtime.polled import PolledSubscription
@@ -18,28 +18,37 @@ from .runtime import run, StatusReporter
 from .validation import GainLimits, InvalidCommand
 
 
+class LastCheck(NamedTuple):
+    """The previous command's validation, reused while only its header changes."""
+
+    body: Optional[bytes]   # the command's CDR after its header
+    msg: Any                # the decoded JointCommand
+    checked: Checked        # what validation made of it
+    limits: GainLimits      # the limits it was checked against
+
+
 class BridgeNode(LoopNode):
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__('bridge_node', **kwargs)
-        loop, bridge, sim, geo, limits, arb = params.declare_bridge(self)
-        self.setup_loop(loop)
-        self.arbiter_cfg = arb
-        self.core = BridgeCore(bridge, sim, geo, limits, arb.make(), time.monotonic())
+        cfg = params.declare_bridge(self)
+        self.setup_loop(cfg.loop)
+        self.arbiter_cfg = cfg.arbiter
+        self.core = BridgeCore(cfg.bridge, cfg.sim, cfg.geo, cfg.limits, cfg.arbiter.make(),
+                               time.monotonic())
         self.data_pub = self.create_publisher(BridgeData, topics.BRIDGE_DATA, qos.MAB_RT)
         self.state_pub = self.create_publisher(BridgeState, topics.BRIDGE_STATE,
                                                qos.MAB_RT)
         self.state_slow_pub = self.create_publisher(
             BridgeState, topics.BRIDGE_STATE_10HZ, qos.RELIABLE)
-        self.reporter = StatusReporter(self, loop.heartbeat_rate)
+        self.reporter = StatusReporter(self, cfg.loop.heartbeat_rate)
         # Taken by the tick, every waiting sample in arrival order (qos.py), not by the
         # executor. Raw: the CDR bytes; cdr.py decodes them (README, "Performance": rclpy's
         # deserialization was a third of this input's cost).
         self.commands: PolledSubscription[bytes] = self.poll_subscription(
             JointCommand, topics.JOINT_COMMAND, qos.JOINT_COMMAND_READER, raw=True)
-        self.joint_names = tuple(bridge.joint_names)
-        # (command body, decoded command, check result, limits)
-        self._last_check: Optional[Tuple[Optional[bytes], Any, Checked, GainLimits]] = None
+        self.joint_names = tuple(cfg.bridge.joint_names)
+        self._last_check: Optional[LastCheck] = None
         self._decoder = cdr.JointCommandDecoder()
         # Compiled CDR layouts of the published messages (one struct.pack each per tick);
         # BridgeState's is rebuilt when its status strings change (status None: never built).
@@ -79,10 +88,10 @@ class BridgeNode(LoopNode):
         if checked is None:
             last = self._last_check
             limits = self.core.limits
-            if last is not None and last[0] == body and last[3] is limits:
+            if last is not None and last.body == body and last.limits is limits:
                 # The same source, names, gains and targets as the previous command (only
                 # the header differs), under the same limits: the same validation result.
-                msg, checked = last[1], last[2]
+                msg, checked = last.msg, last.checked
             else:
                 try:
                     msg = self._decoder.decode(raw)
@@ -91,7 +100,7 @@ class BridgeNode(LoopNode):
                 else:
                     # Validation outside the lock: the loop thread never waits for it.
                     checked = self.core.check(msg, limits)
-                    self._last_check = (body, msg, checked, limits)
+                    self._last_check = LastCheck(body, msg, checked, limits)
                     if not isinstance(checked, InvalidCommand):
                         self._decoder.learn(msg)    # a valid source's next ones: one unpack
         with self.lock:

@@ -21,15 +21,15 @@ class ControlNode(LoopNode):
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__('control_node', **kwargs)
-        loop, control, geo = params.declare_control(self)
-        self.setup_loop(loop)
-        self.core = ControlCore(control, geo)
+        cfg = params.declare_control(self)
+        self.setup_loop(cfg.loop)
+        self.core = ControlCore(cfg.control, cfg.geo)
         self.cmd_pub = self.create_publisher(JointCommand, topics.JOINT_COMMAND,
                                              qos.MAB_RT)
         self.state_pub = self.create_publisher(RobotState, topics.ROBOT_STATE, qos.MAB_RT)
         self.state_slow_pub = self.create_publisher(
             RobotState, topics.ROBOT_STATE_10HZ, qos.RELIABLE)
-        self.reporter = StatusReporter(self, loop.heartbeat_rate)
+        self.reporter = StatusReporter(self, cfg.loop.heartbeat_rate)
         # Taken by the tick (the newest sample), not by the executor. Raw: the CDR bytes are
         # decoded by cdr.py (cheaper than rclpy's message conversion).
         self.bridge_data: PolledSubscription[bytes] = self.poll_subscription(

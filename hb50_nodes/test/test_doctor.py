@@ -166,7 +166,7 @@ def test_heartbeat_gaps_come_from_the_stamps():
     # Between beats by the publisher's stamps (a listener that took three beats in one go
     # does not see a gap), from the last arrival to the end, and a node never heard from is
     # silent since the last heartbeat publisher matched.
-    from hb50_nodes.doctor import Measurement
+    from hb50_nodes.doctor_measurement import Measurement
     m = Measurement.__new__(Measurement)
     m.start, m.first_sample, m.beats_matched, m.end = 0.0, 0.5, 0.8, 2.0
     m.heartbeats = {'stalled': [1.0, 1.5, 1.9], 'bunched': [1.9, 1.9, 1.9]}
