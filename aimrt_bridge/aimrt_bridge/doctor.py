@@ -17,21 +17,19 @@ targets' status, kept for late joiners); a target whose last POST failed or was 
 an error. Each finding is one line with the fix.
 """
 
-import time
 from typing import Any, Dict, List, Optional, Tuple
 from urllib.parse import quote
 
-from ros2doctor.api import DoctorCheck
-from ros2doctor.api import DoctorReport
-from ros2doctor.api import Report
-from ros2doctor.api import Result
-from ros2doctor.api.link import emit
+from ros2doctor.api.link import DoctorLink
 from ros2doctor.api.link import Finding
+from ros2doctor.api.link import LinkCheck
+from ros2doctor.api.link import LinkDiagnosis
+from ros2doctor.api.link import LinkReport
 from ros2doctor.api.link import message_class
 from ros2doctor.api.link import node_parameters
 from ros2doctor.api.link import nodes_named
-from ros2doctor.api.link import private_node_name
-from ros2doctor.api.link import SharedDiagnosis
+from ros2doctor.api.link import private_node
+from ros2doctor.api.link import spin_for
 from ros2doctor.api.link import tcp_probe
 
 NODE_NAME = 'aimrt_bridge'
@@ -79,16 +77,10 @@ class Flow:
     def __init__(self, node: Any, topics: Dict[str, str], seconds: float = MEASURE_S) -> None:
         """Count the messages of ``topics`` ({name: type}) on a node of ``node``'s context."""
         from diagnostic_msgs.msg import DiagnosticArray
-        import rclpy
-        from rclpy.executors import SingleThreadedExecutor
         from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
         self.counts: Dict[str, int] = dict.fromkeys(topics, 0)
         self.statuses: Dict[str, Any] = {}    # the bridges' /diagnostics, by status name
-        listener = rclpy.create_node(private_node_name('aimrt_doctor'), context=node.context,
-                                     start_parameter_services=False)
-        executor = SingleThreadedExecutor(context=node.context)
-        executor.add_node(listener)
-        try:
+        with private_node(node, 'aimrt_doctor') as (listener, executor):
             for name, type_name in topics.items():
                 listener.create_subscription(
                     message_class(type_name), name, lambda _, n=name: self._count(n),
@@ -98,12 +90,7 @@ class Flow:
                 DiagnosticArray, '/diagnostics', self._diagnostics,
                 QoSProfile(depth=10, reliability=ReliabilityPolicy.RELIABLE,
                            durability=DurabilityPolicy.TRANSIENT_LOCAL))
-            start = time.monotonic()
-            while time.monotonic() - start < seconds:
-                executor.spin_once(timeout_sec=0.02)
-        finally:
-            executor.shutdown()
-            listener.destroy_node()
+            spin_for(executor, seconds)
 
     def _count(self, name: str) -> None:
         self.counts[name] += 1
@@ -218,55 +205,29 @@ def bridge_nodes(node: Any) -> List[str]:
     return sorted({fqn for name in names for fqn in nodes_named(node, name)})
 
 
-class _Diagnosis:
-    def __init__(self) -> None:
-        self.findings: List[Finding] = []
-        self.sections: List[Tuple[str, Dict[str, str]]] = []
-
-
-def diagnose() -> _Diagnosis:
+def diagnose() -> LinkDiagnosis:
     """Diagnose every running bridge (see the module docstring)."""
     from ros2doctor.api import graph_node
-    result = _Diagnosis()
+    result = LinkDiagnosis()
     with graph_node() as node:
         for fqn in bridge_nodes(node):
             found, items = bridge_findings(node, fqn, node_parameters(node, fqn, PARAMS))
+            result.running = True
             result.findings += found
             result.sections.append((fqn, items))
     return result
 
 
-# The check runs it fresh; its report, beside it, shares that run.
-_shared = SharedDiagnosis(diagnose)
+# The check runs the diagnosis fresh; its report, beside it, shares that run.
+AIMRT = DoctorLink('aimrt', diagnose, prefix=PREFIX, title='AIMRT BRIDGE', label='bridge',
+                   idle=f'not running (no {NODE_NAME} node)')
 
 
-class AimrtCheck(DoctorCheck):  # type: ignore[misc,unused-ignore]  # ros2doctor: no hints
+# ros2doctor ships no type hints: to mypy these bases are Any (misc), which take no class
+# keyword (call-arg); a wrong keyword fails at import (object.__init_subclass__).
+class AimrtCheck(LinkCheck, link=AIMRT):  # type: ignore[misc,call-arg,unused-ignore]
     """Check the AimRT link: targets reachable, the bridge's server, topics flowing."""
 
-    def category(self) -> str:
-        """Return 'aimrt'."""
-        return 'aimrt'
 
-    def check(self) -> Result:
-        """Return an error per broken link; nothing when no bridge runs."""
-        return emit(PREFIX, _shared.get(fresh=True).findings)
-
-
-class AimrtReport(DoctorReport):  # type: ignore[misc,unused-ignore]  # ros2doctor: no hints
+class AimrtReport(LinkReport, link=AIMRT):  # type: ignore[misc,call-arg,unused-ignore]
     """Report the AimRT link of every running bridge."""
-
-    def category(self) -> str:
-        """Return 'aimrt'."""
-        return 'aimrt'
-
-    def report(self) -> Report:
-        """Return the AIMRT BRIDGE report; 'not running' without a bridge."""
-        report = Report('AIMRT BRIDGE')
-        run = _shared.get()
-        if not run.sections:
-            report.add_to_report('status', f'not running (no {NODE_NAME} node)')
-        for title, items in run.sections:
-            report.add_to_report('bridge', title)
-            for name, value in items.items():
-                report.add_to_report(name, value)
-        return report

@@ -22,15 +22,13 @@ import os
 import time
 from typing import Any, Dict, List, Optional, Tuple
 
-from ros2doctor.api import DoctorCheck
-from ros2doctor.api import DoctorReport
-from ros2doctor.api import Report
-from ros2doctor.api import Result
-from ros2doctor.api.link import emit
+from ros2doctor.api.link import DoctorLink
 from ros2doctor.api.link import Finding
+from ros2doctor.api.link import LinkCheck
+from ros2doctor.api.link import LinkDiagnosis
+from ros2doctor.api.link import LinkReport
 from ros2doctor.api.link import node_parameters
 from ros2doctor.api.link import nodes_named
-from ros2doctor.api.link import SharedDiagnosis
 
 NODE_NAME = 'horus_bridge'
 MEASURE_S = 1.0
@@ -151,12 +149,6 @@ def _findings(probe: Probe, seconds: float) -> Tuple[List[Finding], str]:
     return [], state
 
 
-class _Diagnosis:
-    def __init__(self) -> None:
-        self.findings: List[Finding] = []
-        self.sections: List[Tuple[str, Dict[str, str]]] = []
-
-
 def _routes() -> List[Route]:
     from ros2doctor.api import graph_node
     routes: List[Route] = []
@@ -174,12 +166,13 @@ def _routes() -> List[Route]:
     return routes
 
 
-def diagnose(seconds: float = MEASURE_S) -> _Diagnosis:
+def diagnose(seconds: float = MEASURE_S) -> LinkDiagnosis:
     """Look at every route (see the module docstring): all heads over one window."""
-    result = _Diagnosis()
+    result = LinkDiagnosis()
     routes = _routes()
     if not routes:
         return result
+    result.running = True
     probes = [Probe(route) for route in routes]
     time.sleep(seconds)
     for probe in probes:
@@ -194,38 +187,16 @@ def diagnose(seconds: float = MEASURE_S) -> _Diagnosis:
     return result
 
 
-# The check runs it fresh; its report, beside it, shares that run.
-_shared = SharedDiagnosis(diagnose)
+# The check runs the diagnosis fresh; its report, beside it, shares that run.
+HORUS = DoctorLink('horus', diagnose, prefix=PREFIX, title='HORUS BRIDGE', label='bridge',
+                   idle=f'not running (no {NODE_NAME} node, no HORUS_NAMESPACE)')
 
 
-class HorusCheck(DoctorCheck):  # type: ignore[misc,unused-ignore]  # ros2doctor: no hints
+# ros2doctor ships no type hints: to mypy these bases are Any (misc), which take no class
+# keyword (call-arg); a wrong keyword fails at import (object.__init_subclass__).
+class HorusCheck(LinkCheck, link=HORUS):  # type: ignore[misc,call-arg,unused-ignore]
     """Check the HORUS link: topic files present, their layout, heads moving."""
 
-    def category(self) -> str:
-        """Return 'horus'."""
-        return 'horus'
 
-    def check(self) -> Result:
-        """Return an error per broken topic; nothing when no bridge runs."""
-        return emit(PREFIX, _shared.get(fresh=True).findings)
-
-
-class HorusReport(DoctorReport):  # type: ignore[misc,unused-ignore]  # ros2doctor: no hints
+class HorusReport(LinkReport, link=HORUS):  # type: ignore[misc,call-arg,unused-ignore]
     """Report the HORUS topics of every running bridge."""
-
-    def category(self) -> str:
-        """Return 'horus'."""
-        return 'horus'
-
-    def report(self) -> Report:
-        """Return the HORUS BRIDGE report; 'not running' without a bridge."""
-        report = Report('HORUS BRIDGE')
-        run = _shared.get()
-        if not run.sections:
-            report.add_to_report('status', f'not running (no {NODE_NAME} node, no '
-                                           'HORUS_NAMESPACE)')
-        for title, items in run.sections:
-            report.add_to_report('bridge', title)
-            for name, value in items.items():
-                report.add_to_report(name, value)
-        return report

@@ -26,14 +26,13 @@ import re
 import time
 from typing import Any, Dict, List, Optional, Tuple
 
-from ros2doctor.api import DoctorCheck
-from ros2doctor.api import DoctorReport
-from ros2doctor.api import Report
-from ros2doctor.api import Result
-from ros2doctor.api.link import emit
+from ros2doctor.api.link import DoctorLink
 from ros2doctor.api.link import Finding
-from ros2doctor.api.link import private_node_name
-from ros2doctor.api.link import SharedDiagnosis
+from ros2doctor.api.link import LinkCheck
+from ros2doctor.api.link import LinkDiagnosis
+from ros2doctor.api.link import LinkReport
+from ros2doctor.api.link import private_node
+from ros2doctor.api.link import spin_for
 
 from .fastdds_profile import PROFILE_ENV, profile_path
 
@@ -117,25 +116,14 @@ class RateMeasurement:
 
     def __init__(self, node: Any, topic: str, seconds: float = MEASURE_S) -> None:
         """Subscribe to ``topic`` (raw) on a node of ``node``'s context for ``seconds``."""
-        import rclpy
-        from rclpy.executors import SingleThreadedExecutor
         from rclpy.qos import QoSProfile, ReliabilityPolicy
         from pnd_adam.msg import LowState
         self.arrivals: List[float] = []
-        listener = rclpy.create_node(private_node_name('pnd_adam_doctor'),
-                                     context=node.context, start_parameter_services=False)
-        executor = SingleThreadedExecutor(context=node.context)
-        executor.add_node(listener)
-        try:
+        with private_node(node, 'pnd_adam_doctor') as (listener, executor):
             listener.create_subscription(
                 LowState, topic, lambda _: self.arrivals.append(time.monotonic()),
                 QoSProfile(depth=100, reliability=ReliabilityPolicy.BEST_EFFORT), raw=True)
-            start = time.monotonic()
-            while time.monotonic() - start < seconds:
-                executor.spin_once(timeout_sec=0.02)
-        finally:
-            executor.shutdown()
-            listener.destroy_node()
+            spin_for(executor, seconds)
 
     def rate(self) -> Optional[float]:
         """Return samples per second between the first and the last (None: < 3 samples)."""
@@ -270,17 +258,10 @@ def link_findings(node: Any, publications: List[Publication]
     return out, sections
 
 
-class _Diagnosis:
-    def __init__(self) -> None:
-        self.findings: List[Finding] = []
-        self.sections: List[Tuple[str, Dict[str, str]]] = []
-        self.running = False
-
-
-def diagnose() -> _Diagnosis:
+def diagnose() -> LinkDiagnosis:
     """Scan, then diagnose what was found (see the module docstring)."""
     from ros2doctor.api import graph_node
-    result = _Diagnosis()
+    result = LinkDiagnosis()
     try:
         publications = scan(candidate_domains())
     except ImportError as exc:      # no cyclonedds (Python): nothing to scan with
@@ -299,38 +280,20 @@ def diagnose() -> _Diagnosis:
     return result
 
 
-# The check runs it fresh; its report, beside it, shares that run.
-_shared = SharedDiagnosis(diagnose)
+def _idle() -> str:
+    """Return the report's status when no lowstate was seen: the domains scanned."""
+    return f"not running (no rt/lowstate on domains {', '.join(map(str, candidate_domains()))})"
 
 
-class PndAdamCheck(DoctorCheck):  # type: ignore[misc,unused-ignore]  # ros2doctor: no hints
+# The check runs the diagnosis fresh; its report, beside it, shares that run.
+PND_ADAM = DoctorLink('pnd_adam', diagnose, prefix=PREFIX, title='PND ADAM', idle=_idle)
+
+
+# ros2doctor ships no type hints: to mypy these bases are Any (misc), which take no class
+# keyword (call-arg); a wrong keyword fails at import (object.__init_subclass__).
+class PndAdamCheck(LinkCheck, link=PND_ADAM):  # type: ignore[misc,call-arg,unused-ignore]
     """Check the PND Adam robot link: lowstate over plain DDS, domain, discovery, rate."""
 
-    def category(self) -> str:
-        """Return 'pnd_adam'."""
-        return 'pnd_adam'
 
-    def check(self) -> Result:
-        """Return an error per broken link; nothing when no robot publishes lowstate."""
-        return emit(PREFIX, _shared.get(fresh=True).findings)
-
-
-class PndAdamReport(DoctorReport):  # type: ignore[misc,unused-ignore]  # ros2doctor: no hints
+class PndAdamReport(LinkReport, link=PND_ADAM):  # type: ignore[misc,call-arg,unused-ignore]
     """Report the PND Adam robot link: where lowstate was seen, its type and rate."""
-
-    def category(self) -> str:
-        """Return 'pnd_adam'."""
-        return 'pnd_adam'
-
-    def report(self) -> Report:
-        """Return the PND ADAM report; 'not running' when no lowstate was seen."""
-        report = Report('PND ADAM')
-        run = _shared.get()
-        if not run.running:
-            report.add_to_report('status', 'not running (no rt/lowstate on domains '
-                                           f"{', '.join(map(str, candidate_domains()))})")
-        for title, items in run.sections:
-            report.add_to_report('link', title)
-            for name, value in items.items():
-                report.add_to_report(name, value)
-        return report

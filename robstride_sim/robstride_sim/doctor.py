@@ -20,15 +20,13 @@ Each finding is one line with the fix.
 import os
 from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple, TYPE_CHECKING
 
-from ros2doctor.api import DoctorCheck
-from ros2doctor.api import DoctorReport
-from ros2doctor.api import Report
-from ros2doctor.api import Result
-from ros2doctor.api.link import emit
+from ros2doctor.api.link import DoctorLink
 from ros2doctor.api.link import Finding
+from ros2doctor.api.link import LinkCheck
+from ros2doctor.api.link import LinkDiagnosis
+from ros2doctor.api.link import LinkReport
 from ros2doctor.api.link import node_parameters
 from ros2doctor.api.link import nodes_named
-from ros2doctor.api.link import SharedDiagnosis
 
 from .doctor_can_config import CanConfig, config_from_env, ENV_CAN, ENV_IDS
 from .doctor_can_kernel import (ip_link_details, kernel_findings, link_findings, LinkEntry,
@@ -59,19 +57,10 @@ def can_findings(config: CanConfig, open_bus: Optional[Callable[[], 'can.BusABC'
     return out + more, items
 
 
-class _Diagnosis:
-    """Every finding and report section of one run (the check and the report share it)."""
-
-    def __init__(self) -> None:
-        self.findings: List[Finding] = []
-        self.sections: List[Tuple[str, Dict[str, str]]] = []
-        self.running = False
-
-
 def diagnose(open_bus: Optional[Callable[[], 'can.BusABC']] = None,
-             environ: Mapping[str, str] = os.environ) -> _Diagnosis:
+             environ: Mapping[str, str] = os.environ) -> LinkDiagnosis:
     """Diagnose the running nodes and the configured CAN channel (see the module docstring)."""
-    result = _Diagnosis()
+    result = LinkDiagnosis()
     config, problem = config_from_env(environ)
     if problem:
         result.running = True
@@ -104,38 +93,16 @@ def _graph() -> Any:
     return graph_node()
 
 
-# The check runs it fresh; its report, beside it, shares that run.
-_shared = SharedDiagnosis(diagnose)
+# The check runs the diagnosis fresh; its report, beside it, shares that run.
+ROBSTRIDE = DoctorLink('robstride', diagnose, prefix=PREFIX, title='ROBSTRIDE', idle=(
+    f'not running (no {NODE_NAME} node; set {ENV_CAN}=socketcan:can0 to check a bus)'))
 
 
-class RobstrideCheck(DoctorCheck):  # type: ignore[misc,unused-ignore]  # ros2doctor: no hints
+# ros2doctor ships no type hints: to mypy these bases are Any (misc), which take no class
+# keyword (call-arg); a wrong keyword fails at import (object.__init_subclass__).
+class RobstrideCheck(LinkCheck, link=ROBSTRIDE):  # type: ignore[misc,call-arg,unused-ignore]
     """Check the RobStride link: CAN interface, motors answering, the node's state."""
 
-    def category(self) -> str:
-        """Return 'robstride'."""
-        return 'robstride'
 
-    def check(self) -> Result:
-        """Return an error per broken link, a warning per doubtful one; nothing if none runs."""
-        return emit(PREFIX, _shared.get(fresh=True).findings)
-
-
-class RobstrideReport(DoctorReport):  # type: ignore[misc,unused-ignore]  # ros2doctor: no hints
+class RobstrideReport(LinkReport, link=ROBSTRIDE):  # type: ignore[misc,call-arg,unused-ignore]
     """Report the RobStride link: per node and per CAN channel what was found."""
-
-    def category(self) -> str:
-        """Return 'robstride'."""
-        return 'robstride'
-
-    def report(self) -> Report:
-        """Return the ROBSTRIDE report; 'not running' without a node or a channel."""
-        report = Report('ROBSTRIDE')
-        run = _shared.get()
-        if not run.running:
-            report.add_to_report('status', f'not running (no {NODE_NAME} node; set '
-                                           f'{ENV_CAN}=socketcan:can0 to check a bus)')
-        for title, items in run.sections:
-            report.add_to_report('link', title)
-            for name, value in items.items():
-                report.add_to_report(name, value)
-        return report
