@@ -21,6 +21,10 @@ HELP = 'Publish a message to a topic'
 
 #: pub --once / --times: the longest wait for reliable subscriptions to acknowledge.
 ACK_WAIT_S = 1.0
+#: After the publisher has matched the subscriptions it waits for, how long the subscriptions'
+#: side gets to match it back: a volatile reader drops samples sent before it has (Fast DDS),
+#: so without this the first of ``--times`` messages can miss an echo that is already running.
+MATCH_SETTLE_S = 0.3
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -72,14 +76,16 @@ def _wait_subscriptions(cli: CliNode, pub: Any, wanted: int,
                 f'got {pub.get_subscription_count()} subscribers')
         checks += 1
         cli.spin_for(0.1)
+    if wanted:
+        cli.spin_for(MATCH_SETTLE_S)
 
 
 def _wait_acked(pub: Any) -> None:
     """
     Wait until every matched subscription acknowledged what ``pub`` sent (reliable only).
 
-    A subscription whose side has not yet discovered the publisher when it publishes gets the
-    sample once it has: the publisher must live until then (at most ACK_WAIT_S).
+    A subscription that has matched the publisher acknowledges what it got; the publisher must
+    live until then (at most ACK_WAIT_S) or the last sample may still be in flight.
     """
     from rclpy.duration import Duration
     try:
