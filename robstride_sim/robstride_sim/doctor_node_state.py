@@ -8,13 +8,13 @@ not open / send failing), faulted or disabled motors, and the state rate against
 ``update_rate_hz`` +- RATE_TOLERANCE. Each finding is one line with the fix.
 """
 
-import time
 from typing import Any, Dict, List, Optional, Tuple
 
 from ros2doctor.api.link import Finding
-from ros2doctor.api.link import private_node_name
+from ros2doctor.api.link import private_node
 from ros2doctor.api.link import rate_finding
 from ros2doctor.api.link import rate_from_stamps
+from ros2doctor.api.link import spin_for
 
 NODE_NAME = 'robstride_hardware_interface'
 STATE_TYPE = 'robstride_interfaces/msg/RobstrideState'
@@ -29,25 +29,14 @@ class StateMeasurement:
 
     def __init__(self, node: Any, topic: str, seconds: float = MEASURE_S) -> None:
         """Listen to ``topic`` on a node of ``node``'s context for ``seconds``."""
-        import rclpy
-        from rclpy.executors import SingleThreadedExecutor
         from robstride_interfaces.msg import RobstrideState
 
         from .qos import STATE_QOS
         self.stamps: List[int] = []
         self.last: Any = None      # the last RobstrideState
-        listener = rclpy.create_node(private_node_name('robstride_doctor'),
-                                     context=node.context, start_parameter_services=False)
-        executor = SingleThreadedExecutor(context=node.context)
-        executor.add_node(listener)
-        try:
+        with private_node(node, 'robstride_doctor') as (listener, executor):
             listener.create_subscription(RobstrideState, topic, self._sample, STATE_QOS)
-            start = time.monotonic()
-            while time.monotonic() - start < seconds:
-                executor.spin_once(timeout_sec=0.05)
-        finally:
-            executor.shutdown()
-            listener.destroy_node()
+            spin_for(executor, seconds, step_s=0.05)
 
     def _sample(self, msg: Any) -> None:
         self.stamps.append(msg.header.stamp.sec * 1_000_000_000 + msg.header.stamp.nanosec)
