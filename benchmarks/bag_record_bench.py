@@ -28,6 +28,8 @@ import tempfile
 import time
 from typing import Dict, List, Optional, Sequence, Tuple
 
+from _bench_common import utc_minute
+from _cpu_sampling import cpu_seconds
 import numpy as np
 import numpy.typing as npt
 from workspace_testing import stop as stop_node
@@ -38,12 +40,6 @@ TYPES = {'/hb50/bridge_data': 'hb50_commons/msg/BridgeData',
          '/hb50/bridge_state': 'hb50_commons/msg/BridgeState',
          '/hb50/joint_command': 'hb50_commons/msg/JointCommand',
          '/hb50/robot_state': 'hb50_commons/msg/RobotState'}
-
-
-def cpu_seconds(pid: int) -> float:
-    with open(f'/proc/{pid}/stat') as f:
-        fields = f.read().rsplit(')', 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf('SC_CLK_TCK')
 
 
 SUBSCRIBED = re.compile(r'Subscribed to topic (\S+) \((\S+), (\w+), (\w+)\)')
@@ -161,7 +157,7 @@ def main() -> Optional[int]:
     from ros2bag_mcap.schema import message_class
     wt.isolate()
     load_start = os.getloadavg()[0]
-    started_at = time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())
+    started_at = utc_minute()
     tmp = tempfile.mkdtemp(prefix='bag_bench_')
     bag = os.path.join(tmp, 'bench')
     ros2bag = wt.executable('ros2bag_mcap', 'ros2bag')

@@ -29,6 +29,7 @@ import sys
 import time
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
+from _cpu_sampling import cpu_seconds
 import numpy as np
 import numpy.typing as npt
 import workspace_testing as wt
@@ -164,12 +165,6 @@ async def relay_publish(port: int, n: int, period: float) -> None:
 EXPECTED = {'/hb50/bridge_data', '/hb50/bridge_state', '/hb50/joint_command',
             '/hb50/robot_state', '/hb50/heartbeat', '/hb50/robot_description', '/tf',
             '/tf_static'}
-
-
-def cpu_seconds(pid: int) -> float:
-    with open(f'/proc/{pid}/stat') as f:
-        fields = f.read().rsplit(')', 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf('SC_CLK_TCK')
 
 
 def loadavg() -> str:

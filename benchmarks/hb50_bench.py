@@ -45,6 +45,8 @@ import threading
 import time
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, TypedDict, Union
 
+from _bench_common import spin_in_thread, spin_then_close, until
+from _cpu_sampling import cpu_seconds
 import numpy as np
 import numpy.typing as npt
 from workspace_testing import allocate_domain
@@ -101,12 +103,6 @@ def parse() -> argparse.Namespace:
     p.add_argument('--domain', type=int, default=None,
                    help='ROS_DOMAIN_ID (default: a free one from workspace_testing)')
     return p.parse_args()
-
-
-def cpu_seconds(pid: int) -> float:
-    with open(f'/proc/{pid}/stat') as f:
-        fields = f.read().rsplit(')', 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf('SC_CLK_TCK')
 
 
 def pct(values: Union[Sequence[float], npt.NDArray[np.floating[Any]]], q: float) -> float:
@@ -194,13 +190,7 @@ def run_stack(args: argparse.Namespace, composed: bool, stalls: 'StallDetector')
     cmd_pub = node.create_publisher(JointCommand, hb50.JOINT_COMMAND, qos.MAB_RT)
     executor = EventsExecutor()
     executor.add_node(node)
-    stop = threading.Event()
-
-    def spin() -> None:
-        while not stop.is_set():
-            executor.spin_once(timeout_sec=0.05)
-    spinner = threading.Thread(target=spin, daemon=True)
-    spinner.start()
+    stop, spinner = spin_in_thread(executor, 0.05)
     try:
         time.sleep(args.warmup)
         pids = {exe: p.pid for exe, p in procs.items()}
@@ -417,12 +407,7 @@ def floor_child(duration: float) -> int:
     node.create_timer(0.002, tick)
     executor = EventsExecutor()
     executor.add_node(node)
-    end = time.monotonic() + duration
-    while time.monotonic() < end:
-        executor.spin_once(timeout_sec=0.1)
-    executor.shutdown(timeout_sec=1.0)
-    node.destroy_node()
-    rclpy.try_shutdown()
+    spin_then_close(executor, node, until(duration), 0.1)
     return 0
 
 

@@ -35,6 +35,8 @@ import tempfile
 import time
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
 
+from _bench_common import spin_then_close
+from _cpu_sampling import load
 from ament_index_python.packages import get_package_share_directory
 from node_runtime import stop as stop_request
 from workspace_testing import executable, isolate, NodeProcess, start, stop
@@ -53,10 +55,6 @@ MAX_RSS_MB = 10.0
 Span = Tuple[int, int]
 #: (label, {topic: arrival ns}, {topic: stamp ns}) of one receiver.
 Receiver = Tuple[str, Dict[str, List[int]], Dict[str, List[int]]]
-
-
-def load() -> str:
-    return f'{os.getloadavg()[0]:.2f}'
 
 
 # --- helper processes (this file with a hidden flag) -------------------------------------------
@@ -104,11 +102,7 @@ def run_observer(out_path: str, names: Sequence[str]) -> int:
     executor = EventsExecutor()
     executor.add_node(node)
     print('running:', flush=True)
-    while not stopping.is_set():
-        executor.spin_once(timeout_sec=0.05)
-    executor.shutdown(timeout_sec=1.0)
-    node.destroy_node()
-    rclpy.try_shutdown()
+    spin_then_close(executor, node, stopping.is_set, 0.05)
     with open(out_path, 'w', encoding='utf-8') as f:
         json.dump({'arrivals': arrivals, 'stamps': stamps}, f)
     return 0

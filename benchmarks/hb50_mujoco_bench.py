@@ -28,16 +28,12 @@ import threading
 import time
 from typing import Any, Dict, List, Tuple
 
+from _bench_common import deadline_loop, spin_in_thread
+from _cpu_sampling import cpu_seconds
 from workspace_testing import allocate_domain, stop as stop_node
 
 RATE = 500.0
 PERIOD = 1.0 / RATE
-
-
-def cpu_seconds(pid: int) -> float:
-    with open(f'/proc/{pid}/stat', encoding='utf-8') as f:
-        fields = f.read().rsplit(')', 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf('SC_CLK_TCK')
 
 
 def thread_cpu() -> float:
@@ -49,15 +45,8 @@ def floor(seconds: float) -> float:
     result: Dict[str, float] = {}
 
     def loop() -> None:
-        cpu0, t0 = thread_cpu(), time.monotonic()
-        deadline = t0
-        while True:
-            deadline += PERIOD
-            now = time.monotonic()
-            if now - t0 >= seconds:
-                break
-            if deadline > now:
-                time.sleep(deadline - now)
+        cpu0 = thread_cpu()
+        _, t0 = deadline_loop(PERIOD, seconds)
         result['cpu'] = 100.0 * (thread_cpu() - cpu0) / (time.monotonic() - t0)
     worker = threading.Thread(target=loop)
     worker.start()
@@ -129,13 +118,7 @@ def run_stack(engine: str, warmup: float, duration: float) -> Tuple[float, float
     node.create_subscription(BridgeData, hb50.BRIDGE_DATA, on_data, qos.MAB_RT)
     executor = EventsExecutor(context=context)
     executor.add_node(node)
-    stop = threading.Event()
-
-    def spin() -> None:
-        while not stop.is_set():
-            executor.spin_once(timeout_sec=0.05)
-    spinner = threading.Thread(target=spin, daemon=True)
-    spinner.start()
+    stop, spinner = spin_in_thread(executor, 0.05)
     try:
         time.sleep(warmup)
         cpu0 = (cpu_seconds(bridge.pid), cpu_seconds(control.pid))

@@ -32,6 +32,7 @@ import time
 from typing import Any, Callable, Dict, List, Optional, Tuple
 import uuid
 
+from _cpu_sampling import cpu_seconds
 import numpy as np
 from workspace_testing import allocate_domain, stop as stop_node
 
@@ -123,13 +124,6 @@ def worker(role: str, topic: str, target: float, seconds: float) -> None:
         node.destroy_node()
         rclpy.try_shutdown()
     print(sent, flush=True)
-
-
-def cpu_seconds(pid: int) -> float:
-    """User + system CPU seconds of a process so far (/proc/<pid>/stat)."""
-    with open('/proc/%d/stat' % pid) as f:
-        fields = f.read().rsplit(')', 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf('SC_CLK_TCK')
 
 
 def offered_runs(label: str, role: str, topic: str, seconds: float,

@@ -26,7 +26,6 @@ machine. Usage: launch_bench.py [--runs 3] [--cpu-seconds 20] [--lines-seconds 5
 """
 
 import argparse
-import datetime
 import importlib
 import os
 import platform
@@ -40,6 +39,8 @@ import threading
 import time
 from typing import Any, Dict, List, Optional, Sequence, Set
 
+from _bench_common import utc_minute
+from _cpu_sampling import load
 from ament_index_python.packages import get_package_prefix, get_package_share_directory
 import workspace_testing as wt
 
@@ -322,9 +323,9 @@ def main() -> None:
         first.close()
     lines = passes_lines(env, args.lines_seconds)
 
-    print(f'{datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC, '
+    print(f'{utc_minute()}, '
           f'{platform.node()} ({os.cpu_count()} cores), ROS_DISTRO '
-          f'{os.environ.get("ROS_DISTRO", "?")}, load average {wt_load()}')
+          f'{os.environ.get("ROS_DISTRO", "?")}, load average {load(None)}')
     spawned = up['spawned']
     first_spawn = {k: statistics.median(v) for k, v in spawned.items()}
     print(f'(a) start-up until the three node processes run, median of {args.runs}: '
@@ -367,11 +368,6 @@ def main() -> None:
 def fmt(values: Sequence[float], decimals: int = 2) -> str:
     """Return the values as text."""
     return ' '.join(f'{v:.{decimals}f}' for v in values)
-
-
-def wt_load() -> str:
-    """Return the 1/5/15-minute load average as text."""
-    return '/'.join(f'{x:.2f}' for x in os.getloadavg())
 
 
 if __name__ == '__main__':

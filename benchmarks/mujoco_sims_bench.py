@@ -33,6 +33,8 @@ import tempfile
 import time
 from typing import Dict, List, Sequence, Tuple
 
+from _bench_common import deadline_loop
+from _cpu_sampling import cpu_seconds
 from workspace_testing import allocate_domain, executable, start, stop
 from workspace_testing.http_sink import HttpSink
 
@@ -41,24 +43,10 @@ PERIOD = 1.0 / RATE
 STOPPED = re.compile(r'stopped after (\d+) ticks')
 
 
-def cpu_seconds(pid: int) -> float:
-    with open(f'/proc/{pid}/stat', encoding='utf-8') as f:
-        fields = f.read().rsplit(')', 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf('SC_CLK_TCK')
-
-
 def floor(seconds: float) -> Tuple[float, float]:
     """CPU % of one core and achieved rate of a bare 500 Hz deadline loop."""
-    start_cpu, t0 = time.process_time(), time.monotonic()
-    deadline, ticks = t0, 0
-    while True:
-        ticks += 1
-        deadline += PERIOD
-        now = time.monotonic()
-        if now - t0 >= seconds:
-            break
-        if deadline > now:
-            time.sleep(deadline - now)
+    start_cpu = time.process_time()
+    ticks, t0 = deadline_loop(PERIOD, seconds)
     wall = time.monotonic() - t0
     return 100.0 * (time.process_time() - start_cpu) / wall, ticks / wall
 

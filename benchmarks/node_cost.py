@@ -41,9 +41,9 @@ import threading
 import time
 from typing import Any, Callable, Dict, Iterable, List, Mapping, Sequence, Tuple, TypedDict
 
+from _bench_common import params_file, spin_in_thread, spin_then_close
 from _cpu_sampling import load, measure_cpu as measure_pids_cpu
 from node_runtime import stop as stop_request
-from robstride_sim_cycle import params_file
 from workspace_testing import allocate_domain, executable, localhost_env, NodeProcess, start, stop
 
 RATE = 500.0
@@ -122,13 +122,7 @@ def run_floor(spec_path: str) -> int:
     executor = EventsExecutor()
     executor.add_node(node)
     print('running:', flush=True)
-    try:
-        while not stopping.is_set():
-            executor.spin_once(timeout_sec=0.05)
-    finally:
-        executor.shutdown(timeout_sec=1.0)
-        node.destroy_node()
-        rclpy.try_shutdown()
+    spin_then_close(executor, node, stopping.is_set, 0.05)
     return 0
 
 
@@ -209,13 +203,7 @@ class Observer:
         self.samples: Dict[str, List[Any]] = {}       # topic -> [count, last bytes]
         self.counting = False
         self._subs: Dict[str, Any] = {}
-        self._stop = threading.Event()
-        self._spinner = threading.Thread(target=self._spin, daemon=True)
-        self._spinner.start()
-
-    def _spin(self) -> None:
-        while not self._stop.is_set():
-            self.executor.spin_once(timeout_sec=0.05)
+        self._stop, self._spinner = spin_in_thread(self.executor, 0.05)
 
     def close(self) -> None:
         self._stop.set()

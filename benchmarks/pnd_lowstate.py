@@ -33,6 +33,8 @@ import threading
 import time
 from typing import Any, Dict, List, Mapping, Sequence, Tuple
 
+from _bench_common import spin_then_close, until
+from _cpu_sampling import cpu_seconds
 from workspace_testing import allocate_domain, start, stop
 
 
@@ -56,12 +58,7 @@ def receiver(seconds: float, out_path: str, executor_kind: str = 'single') -> No
         from rclpy.executors import SingleThreadedExecutor
         executor = SingleThreadedExecutor()
     executor.add_node(node)
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        executor.spin_once(timeout_sec=0.05)
-    executor.shutdown(timeout_sec=1.0)
-    node.destroy_node()
-    rclpy.shutdown()
+    spin_then_close(executor, node, until(seconds), 0.05)
     with open(out_path, 'w', encoding='utf-8') as f:
         json.dump(rows, f)
 
@@ -139,13 +136,6 @@ def measure_floor(args: argparse.Namespace, env: Mapping[str, str], warmup: floa
     os.remove(recv_out)
     dt = t1 - t0
     return 100 * (c_pub2 - c_pub) / dt, 100 * (c_rx2 - c_rx) / dt, len(rows)
-
-
-def cpu_seconds(pid: int) -> float:
-    """Return the CPU seconds (user + system) process pid has used."""
-    with open(f'/proc/{pid}/stat', encoding='utf-8') as f:
-        fields = f.read().rsplit(')', 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf('SC_CLK_TCK')
 
 
 def pct(values: Sequence[float], q: float) -> float:

@@ -26,9 +26,7 @@ Needs the workspace built and sourced (the package rcl_floor included).
 """
 
 import argparse
-import datetime
 import os
-import platform
 import re
 from statistics import median
 import sys
@@ -36,6 +34,7 @@ import tempfile
 import time
 from typing import Any, Dict, List, Optional, Sequence, TypedDict
 
+from _bench_common import machine, select_cases, set_up_domain, utc_minute
 from _cpu_sampling import CpuWindow, load
 import workspace_testing as wt
 
@@ -205,17 +204,6 @@ def measure_row(cmd: Sequence[str], args: argparse.Namespace,
             'load': f'{before}->{after}'}
 
 
-def machine() -> str:
-    model = ''
-    try:
-        with open('/proc/cpuinfo', encoding='utf-8') as f:
-            model = next((line.split(':', 1)[1].strip() for line in f
-                          if line.startswith('model name')), '')
-    except OSError:
-        pass
-    return f'{platform.node()}, {os.cpu_count()} CPUs {model}, {platform.platform()}'
-
-
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.strip().split('\n')[0])
     p.add_argument('--duration', type=float, default=10.0, help='s per CPU measurement')
@@ -232,17 +220,10 @@ def main() -> int:
     args = p.parse_args()
     if args.node:
         return run_rclpy_node(args.node, args.data)
-    cases = [c for c in args.cases.split(',') if c]
-    unknown = set(cases) - set(CASES)
-    if unknown:
-        p.error(f'unknown cases: {", ".join(sorted(unknown))}')
-    if args.domain is None:
-        domain = wt.isolate()
-    else:
-        domain = args.domain
-        os.environ.update(wt.localhost_env(domain, {}))
-    when = datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%d %H:%M UTC')
-    print(f'issue 40 floors: {when}; {machine()}; ROS_DISTRO={os.environ.get("ROS_DISTRO")}, '
+    cases = select_cases(p, args.cases, CASES)
+    domain = set_up_domain(args.domain)
+    print(f'issue 40 floors: {utc_minute()}; {machine()}; '
+          f'ROS_DISTRO={os.environ.get("ROS_DISTRO")}, '
           f'{os.environ.get("RMW_IMPLEMENTATION", "rmw_fastrtps_cpp (default)")}; '
           f'ROS_DOMAIN_ID={domain}')
     print(f'node: {PUBLISHERS} publishers of 448-byte BridgeData at {RATE:g} Hz + 1 raw '

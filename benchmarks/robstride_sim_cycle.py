@@ -28,6 +28,7 @@ import threading
 import time
 from typing import Any, List, Sequence, Tuple
 
+from _bench_common import params_file, spin_then_close
 from _cpu_sampling import CpuWindow, load
 from workspace_testing import executable, isolate, start, stop
 
@@ -98,28 +99,7 @@ def floor_node(n_joints: int, executor_kind: str) -> None:
     node.create_timer(1.0 / RATE_HZ, tick)
     executor = make_executor(executor_kind)
     executor.add_node(node)
-    try:
-        while not done.is_set():
-            executor.spin_once(timeout_sec=0.1)
-    finally:
-        executor.shutdown(timeout_sec=1.0)
-        node.destroy_node()
-        rclpy.try_shutdown()
-
-
-def params_file(n_motors: int, directory: str) -> str:
-    """Write a parameters file for robstride_sim_node with n_motors RS03 joints."""
-    path = os.path.join(directory, f'rs_{n_motors}.yaml')
-    names = ', '.join(f'joint_{i + 1}' for i in range(n_motors))
-    with open(path, 'w', encoding='utf-8') as f:
-        f.write('/**/robstride_hardware_interface:\n  ros__parameters:\n'
-                f'    joint_names: [{names}]\n'
-                f'    can_ids: {list(range(1, n_motors + 1))}\n'
-                f'    models: [{", ".join(["RS03"] * n_motors)}]\n'
-                f'    directions: {[1] * n_motors}\n'
-                f'    kp: {[50.0] * n_motors}\n'
-                f'    kd: {[2.0] * n_motors}\n')
-    return path
+    spin_then_close(executor, node, done.is_set, 0.1)
 
 
 def measure(node: Any, cmd: Sequence[str], namespace: str,

@@ -21,7 +21,7 @@ import sys
 import time
 from typing import Mapping, Sequence
 
-from ament_index_python.packages import get_package_prefix
+from _bench_common import ros2cli_py_env
 import workspace_testing as wt
 
 TARGET_S = 0.6
@@ -50,17 +50,19 @@ def main() -> None:
     parser.add_argument('runs', nargs='?', type=int, default=10)
     parser.add_argument('--domain', type=int, default=None)
     args = parser.parse_args()
-    domain = wt.allocate_domain() if args.domain is None else args.domain
-    env = dict(os.environ, ROS_DOMAIN_ID=str(domain), ROS_AUTOMATIC_DISCOVERY_RANGE='LOCALHOST',
-               ROS2CLI_PY_NO_DELEGATE='1')
-    ros2 = os.path.join(get_package_prefix('ros2cli_py'), 'bin', 'ros2')
+    _, env, ros2 = ros2cli_py_env(args.domain)
     talker = wt.start([sys.executable, '-c', TALKER], env=env)
     try:
-        time.sleep(1.0)
-        listed = subprocess.run([ros2, 'topic', 'list'], env=env, capture_output=True,
-                                text=True, timeout=60).stdout
-        if '/bench_chatter' not in listed.split():
-            sys.exit(f'ros2 topic list did not show the talker: {listed!r}')
+        # the talker's start-up (rclpy import) and discovery: up to 20 s, then timed runs
+        deadline = time.monotonic() + 20.0
+        while True:
+            listed = subprocess.run([ros2, 'topic', 'list'], env=env, capture_output=True,
+                                    text=True, timeout=60).stdout
+            if '/bench_chatter' in listed.split():
+                break
+            if time.monotonic() > deadline:
+                sys.exit(f'ros2 topic list did not show the talker: {listed!r}')
+            time.sleep(0.5)
         subprocess.run([ros2, 'daemon', 'start'], env=env, capture_output=True, timeout=60,
                        check=True)
         with_daemon = timed([ros2, 'topic', 'list'], env, args.runs)

@@ -30,7 +30,7 @@ import sys
 import time
 from typing import Dict, List, Mapping, Sequence
 
-from ament_index_python.packages import get_package_prefix
+from _bench_common import ros2cli_py_env
 from ament_index_python.packages import get_package_share_directory
 import workspace_testing as wt
 
@@ -80,10 +80,7 @@ def main() -> None:
                         help='seconds between two `ros2 doctor` runs (0: back to back)')
     parser.add_argument('--domain', type=int, default=None)
     args = parser.parse_args()
-    domain = wt.allocate_domain() if args.domain is None else args.domain
-    env = dict(os.environ, ROS_DOMAIN_ID=str(domain), ROS_AUTOMATIC_DISCOVERY_RANGE='LOCALHOST',
-               ROS2CLI_PY_NO_DELEGATE='1')
-    ros2 = os.path.join(get_package_prefix('ros2cli_py'), 'bin', 'ros2')
+    domain, env, ros2 = ros2cli_py_env(args.domain)
     stack = start_stack(env)
     try:
         subprocess.run([ros2, 'daemon', 'start'], env=env, capture_output=True, timeout=60,

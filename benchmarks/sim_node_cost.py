@@ -29,10 +29,8 @@ Needs the workspace built and sourced (rcl_floor included). Target: node <= 2x t
 """
 
 import argparse
-import datetime
 import json
 import os
-import platform
 import re
 from statistics import median
 import sys
@@ -40,6 +38,8 @@ import tempfile
 import time
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
+from _bench_common import machine, params_file, select_cases, set_up_domain, utc_minute
+from _cpu_sampling import load, measure_cpu
 import workspace_testing as wt
 
 RATE = 500.0
@@ -47,32 +47,6 @@ TARGET_RATIO = 2.0
 CASES = ('robstride2', 'robstride12', 'adam', 'aimrt')
 ROWS = ('node', 'c', 'take')
 TAKEN = re.compile(r'taken (\d+)')
-
-
-# --- CPU and load (typed here: benchmarks/_cpu_sampling.py is not) ----------------------------
-
-def cpu_seconds(pid: int) -> float:
-    """User + system CPU seconds the process `pid` has used so far."""
-    with open(f'/proc/{pid}/stat', encoding='utf-8') as f:
-        fields = f.read().rsplit(')', 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf('SC_CLK_TCK')
-
-
-def load() -> str:
-    """Return the 1-minute load average as text."""
-    return f'{os.getloadavg()[0]:.2f}'
-
-
-def machine() -> str:
-    """Return the host, CPUs and platform."""
-    model = ''
-    try:
-        with open('/proc/cpuinfo', encoding='utf-8') as f:
-            model = next((line.split(':', 1)[1].strip() for line in f
-                          if line.startswith('model name')), '')
-    except OSError:
-        pass
-    return f'{platform.node()}, {os.cpu_count()} CPUs {model}, {platform.platform()}'
 
 
 # --- message bytes ---------------------------------------------------------------------------
@@ -327,21 +301,6 @@ def rcl_observer(name: str, subs: Sequence[Tuple[str, str]], qos: Sequence[str]
     return cmd
 
 
-def params_file(n: int, folder: str) -> str:
-    """Write robstride_sim_node's parameters for n RS03 joints (as robstride_sim_cycle.py)."""
-    path = os.path.join(folder, f'rs_{n}.yaml')
-    names = ', '.join(f'joint_{i + 1}' for i in range(n))
-    with open(path, 'w', encoding='utf-8') as f:
-        f.write('/**/robstride_hardware_interface:\n  ros__parameters:\n'
-                f'    joint_names: [{names}]\n'
-                f'    can_ids: {list(range(1, n + 1))}\n'
-                f'    models: [{", ".join(["RS03"] * n)}]\n'
-                f'    directions: {[1] * n}\n'
-                f'    kp: {[50.0] * n}\n'
-                f'    kd: {[2.0] * n}\n')
-    return path
-
-
 def robstride_case(n: int, folder: str) -> Case:
     """robstride_sim_node with n simulated motors, fed at 500 Hz, both outputs observed."""
     state, joints, command = robstride_bytes(folder, n)
@@ -427,9 +386,7 @@ def measure_row(cmd: List[str], ready: str, around: List[List[str]],
             raise RuntimeError(f'{cmd[0]} did not start: {proc.output()[-500:]}')
         time.sleep(args.warmup)
         before = load()
-        cpu0, t0 = cpu_seconds(proc.pid), time.monotonic()
-        time.sleep(args.duration)
-        cpu = 100.0 * (cpu_seconds(proc.pid) - cpu0) / (time.monotonic() - t0)
+        cpu = measure_cpu([proc.pid], args.duration)[0]
         after = load()
     finally:
         # The helpers first: adam_sim's Cyclone writers linger up to 20 s at exit for a
@@ -499,20 +456,12 @@ def main() -> int:
         return run_http_feeder(args.http_feeder)
     if args.http_sink:
         return run_http_sink(args.http_sink)
-    cases = [c for c in args.cases.split(',') if c]
-    unknown = set(cases) - set(CASES)
-    if unknown:
-        p.error(f'unknown cases: {", ".join(sorted(unknown))}')
-    if args.domain is None:
-        domain = wt.isolate()
-    else:
-        domain = args.domain
-        os.environ.update(wt.localhost_env(domain, {}))
-    when = datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%d %H:%M UTC')
-    print(f'issue 40, the simulators: {when}; {machine()}; '
+    cases = select_cases(p, args.cases, CASES)
+    domain = set_up_domain(args.domain)
+    print(f'issue 40, the simulators: {utc_minute()}; {machine()}; '
           f'ROS_DISTRO={os.environ.get("ROS_DISTRO")}; ROS_DOMAIN_ID={domain}; '
           f'{args.duration:g} s each after {args.warmup:g} s, {args.repeat} rounds; '
-          f'load average {"/".join(f"{x:.2f}" for x in os.getloadavg())}', flush=True)
+          f'load average {load(None)}', flush=True)
     with tempfile.TemporaryDirectory(prefix='sim_node_cost_') as folder:
         for name in cases:
             if name.startswith('robstride'):
@@ -522,7 +471,7 @@ def main() -> int:
             else:
                 case = aimrt_case(folder)
             report(case, run_case(case, folder, args))
-    print(f'\nload average after: {"/".join(f"{x:.2f}" for x in os.getloadavg())}')
+    print(f'\nload average after: {load(None)}')
     return 0
 
 

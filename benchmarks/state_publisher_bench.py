@@ -21,6 +21,7 @@ import sys
 import time
 from typing import Dict, List, Mapping
 
+from _cpu_sampling import cpu_seconds, load
 import workspace_testing as wt
 
 TARGET_RATIO = 2.0
@@ -61,17 +62,6 @@ def floor_main(robot: str) -> int:
     node.destroy_node()
     rclpy.try_shutdown()
     return 0
-
-
-def cpu_seconds(pid: int) -> float:
-    """User + system CPU seconds of process `pid` so far."""
-    with open(f'/proc/{pid}/stat', encoding='ascii') as f:
-        fields = f.read().rsplit(')', 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf('SC_CLK_TCK')
-
-
-def load() -> str:
-    return '/'.join(f'{x:.2f}' for x in os.getloadavg())
 
 
 def measure(procs: Mapping[str, wt.NodeProcess], duration: float) -> Dict[str, float]:
@@ -126,7 +116,7 @@ def run(robot: str, domain: int, duration: float) -> None:
     print(f'{label}: {cpu["publisher"]:.1f} % of a core; floor (raw subscriber of the same '
           f'topics) {cpu["floor"]:.1f} %; ratio {ratio:.2f} (target <= {TARGET_RATIO:.0f}x '
           f'the floor: {verdict}); {received[-1] if received else "floor received ?"} '
-          f'samples; load {load()}', flush=True)
+          f'samples; load {load(None)}', flush=True)
 
 
 def main() -> int:
@@ -138,7 +128,7 @@ def main() -> int:
     if args.floor:
         return floor_main(args.floor)
     domain = args.domain if args.domain is not None else wt.allocate_domain()
-    print(f'state publishers, {args.duration:.0f} s each, load {load()}', flush=True)
+    print(f'state publishers, {args.duration:.0f} s each, load {load(None)}', flush=True)
     for robot in ('hb50', 'pnd'):
         run(robot, domain, args.duration)
     return 0
