@@ -78,7 +78,7 @@ def test_stalled_slot_waits_then_is_skipped(horus_ns, monkeypatch):
         os.pwrite(writer._fd, struct.pack('<Q', 0), shm.HEADER_SIZE)
         assert reader.recv_many(10) == []       # waits for the producer first
         assert reader.recv_many(10) == []
-        monkeypatch.setattr(shm, 'STALL_LIMIT_S', 0.0)
+        monkeypatch.setattr('horus_msg_py.shm_reader.STALL_LIMIT_S', 0.0)
         assert reader.recv_many(10) == [scan(1)]
         assert (reader.corrupt, reader.lost) == (1, 1)
         reader.close()
